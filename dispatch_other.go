@@ -1,0 +1,10 @@
+package twofish
+
+// archKernels returns the kernels of this architecture, in order of
+// preference; the portable kernel is not among them.
+func archKernels() []*kernel { return nil }
+
+// policy names the kernel NewCipher uses and says why.
+func policy() (name, reason string) {
+	return "generic", "no assembly kernels in this build"
+}

@@ -1,0 +1,107 @@
+package twofish
+
+import (
+	"errors"
+	"os"
+	"sync"
+)
+
+// Implementation describes one kernel compiled into this build.
+type Implementation struct {
+	Name         string // stable name, for NewCipherImpl and TWOFISH_IMPL
+	Blocks       int    // blocks one kernel call processes
+	ConstantTime bool   // no secret-dependent memory addresses or branches
+	Supported    bool   // this CPU and OS can run it
+}
+
+// kernel is an implementation and its code. encrypt and decrypt process
+// len(src)/BlockSize blocks; the ladder passes them a multiple of Blocks
+// unless the kernel is the last (narrowest) of its ladder.
+type kernel struct {
+	Implementation
+	encrypt, decrypt func(ks *schedule, dst, src []byte)
+	// narrower is the name of the kernel that takes the blocks left over,
+	// "" for the last of its ladder.
+	narrower string
+	// ladder is this kernel followed by its narrower ones.
+	ladder []*kernel
+}
+
+// generic is the portable kernel, present in every build.
+var generic = &kernel{
+	Implementation: Implementation{Name: "generic", Blocks: 1, Supported: true},
+	encrypt:        encryptBlocksGeneric,
+	decrypt:        decryptBlocksGeneric,
+}
+
+// kernels lists every kernel of this build in order of preference.
+var kernels = append(archKernels(), generic)
+
+func init() {
+	for _, k := range kernels {
+		for n := k; n != nil; n = find(n.narrower) {
+			k.ladder = append(k.ladder, n)
+		}
+	}
+}
+
+// Implementations returns every kernel compiled into this build, in order of
+// preference, and whether this CPU can run each.
+func Implementations() []Implementation {
+	impls := make([]Implementation, len(kernels))
+	for i, k := range kernels {
+		impls[i] = k.Implementation
+	}
+	return impls
+}
+
+func find(name string) *kernel {
+	for _, k := range kernels {
+		if name != "" && k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// lookup returns the kernel called name if this CPU supports it.
+func lookup(name string) (*kernel, error) {
+	k := find(name)
+	switch {
+	case k == nil:
+		return nil, errors.New("twofish: unknown implementation " + `"` + name + `"`)
+	case !k.Supported:
+		return nil, errors.New("twofish: implementation " + `"` + name + `"` + " is not supported on this CPU")
+	}
+	return k, nil
+}
+
+// choice is the kernel NewCipher uses in this process, and why.
+type choice struct {
+	kernel *kernel
+	reason string
+}
+
+// selection makes the choice once per process: the CPU policy's answer,
+// unless TWOFISH_IMPL names a supported implementation.
+var selection = sync.OnceValue(func() choice {
+	name, reason := policy()
+	auto := choice{find(name), reason}
+	env, ok := os.LookupEnv("TWOFISH_IMPL")
+	if !ok {
+		return auto
+	}
+	k, err := lookup(env)
+	if err != nil {
+		auto.reason += "; TWOFISH_IMPL ignored: " + err.Error()
+		return auto
+	}
+	return choice{k, "TWOFISH_IMPL=" + env + " overrides the CPU policy (" + name + ": " + reason + ")"}
+})
+
+// AutoImplementation returns the name of the implementation that NewCipher
+// uses in this process and a one-line reason for the choice.
+func AutoImplementation() (name, reason string) {
+	c := selection()
+	return c.kernel.Name, c.reason
+}

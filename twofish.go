@@ -1,0 +1,128 @@
+package twofish
+
+import (
+	"strconv"
+
+	"github.com/twofish-go/twofish/internal/alias"
+)
+
+// BlockSize is the Twofish block size in bytes.
+const BlockSize = 16
+
+// KeySizeError is returned by NewCipher for a key that is not 16, 24 or 32
+// bytes long. Its text is that of golang.org/x/crypto/twofish.
+type KeySizeError int
+
+func (k KeySizeError) Error() string {
+	return "crypto/twofish: invalid key size " + strconv.Itoa(int(k))
+}
+
+// A Cipher is an instance of Twofish encryption using a particular key. It
+// implements cipher.Block and is safe for concurrent use.
+type Cipher struct {
+	ks     schedule
+	ladder []*kernel // widest first; the last one takes any number of blocks
+	impl   string    // the name NewCipher chose or NewCipherImpl was given
+
+	// The narrowest kernel of the ladder, for single blocks.
+	encrypt1, decrypt1 func(ks *schedule, dst, src []byte)
+}
+
+// NewCipher creates and returns a Cipher with the implementation that the
+// CPU policy picks for this processor, or the one named by the TWOFISH_IMPL
+// environment variable (see the package documentation). The key must be 16,
+// 24 or 32 bytes long, selecting Twofish-128, -192 or -256.
+func NewCipher(key []byte) (*Cipher, error) {
+	return newCipher(key, selection().kernel)
+}
+
+// NewCipherImpl is like NewCipher but pins the implementation named impl,
+// one of the names Implementations reports: impl does the bulk work and the
+// narrower kernels of its family the rest. It returns an error if impl is
+// unknown or not supported on this CPU. TWOFISH_IMPL does not affect it.
+func NewCipherImpl(key []byte, impl string) (*Cipher, error) {
+	k, err := lookup(impl)
+	if err != nil {
+		return nil, err
+	}
+	return newCipher(key, k)
+}
+
+func newCipher(key []byte, k *kernel) (*Cipher, error) {
+	switch len(key) {
+	case 16, 24, 32:
+	default:
+		return nil, KeySizeError(len(key))
+	}
+	c := &Cipher{
+		ladder:   k.ladder,
+		impl:     k.Name,
+		encrypt1: k.ladder[len(k.ladder)-1].encrypt,
+		decrypt1: k.ladder[len(k.ladder)-1].decrypt,
+	}
+	c.ks.expand(key)
+	return c, nil
+}
+
+// BlockSize returns the Twofish block size, 16 bytes.
+func (c *Cipher) BlockSize() int { return BlockSize }
+
+// Implementation returns the name of the widest kernel c uses.
+func (c *Cipher) Implementation() string { return c.impl }
+
+// Encrypt encrypts the first block of src into dst. dst and src must
+// overlap entirely or not at all.
+func (c *Cipher) Encrypt(dst, src []byte) {
+	checkBlock(dst, src)
+	c.encrypt1(&c.ks, dst[:BlockSize], src[:BlockSize])
+}
+
+// Decrypt decrypts the first block of src into dst. dst and src must
+// overlap entirely or not at all.
+func (c *Cipher) Decrypt(dst, src []byte) {
+	checkBlock(dst, src)
+	c.decrypt1(&c.ks, dst[:BlockSize], src[:BlockSize])
+}
+
+func checkBlock(dst, src []byte) {
+	if len(src) < BlockSize {
+		panic("crypto/twofish: input not full block")
+	}
+	if len(dst) < BlockSize {
+		panic("crypto/twofish: output not full block")
+	}
+	if alias.InexactOverlap(dst[:BlockSize], src[:BlockSize]) {
+		panic("crypto/twofish: invalid buffer overlap")
+	}
+}
+
+// encryptBlocks encrypts the whole blocks of src into dst, which must be at
+// least as long. Callers check lengths and overlap; in place is allowed.
+// Each kernel of the ladder takes as many blocks as fit its width, and the
+// last one takes the rest.
+func (c *Cipher) encryptBlocks(dst, src []byte) {
+	for i, k := range c.ladder {
+		n := len(src)
+		if i < len(c.ladder)-1 {
+			n -= n % (k.Blocks * BlockSize)
+		}
+		if n > 0 {
+			k.encrypt(&c.ks, dst[:n], src[:n])
+			dst, src = dst[n:], src[n:]
+		}
+	}
+}
+
+// decryptBlocks is the inverse of encryptBlocks.
+func (c *Cipher) decryptBlocks(dst, src []byte) {
+	for i, k := range c.ladder {
+		n := len(src)
+		if i < len(c.ladder)-1 {
+			n -= n % (k.Blocks * BlockSize)
+		}
+		if n > 0 {
+			k.decrypt(&c.ks, dst[:n], src[:n])
+			dst, src = dst[n:], src[n:]
+		}
+	}
+}
