@@ -1,0 +1,75 @@
+package twofish
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// keySizes are the key lengths of Twofish-128, -192 and -256 in bytes.
+var keySizes = []int{16, 24, 32}
+
+// forEachImpl runs f as a subtest for every implementation of this build.
+// One that this CPU cannot run is reported as skipped, with its name.
+func forEachImpl(t *testing.T, f func(t *testing.T, impl Implementation)) {
+	for _, impl := range Implementations() {
+		t.Run(impl.Name, func(t *testing.T) {
+			if !impl.Supported {
+				t.Skipf("implementation %s is not supported on this CPU", impl.Name)
+			}
+			f(t, impl)
+		})
+	}
+}
+
+// testRand returns a seeded generator and logs the seed if t fails, so a
+// failure can be replayed with TWOFISH_TEST_SEED.
+func testRand(t *testing.T) *rand.Rand {
+	seed := rand.Uint64()
+	if s := os.Getenv("TWOFISH_TEST_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatalf("TWOFISH_TEST_SEED: %v", err)
+		}
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("random seed: TWOFISH_TEST_SEED=%d", seed)
+		}
+	})
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+func randBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// mustCipher returns a Cipher pinned to impl.
+func mustCipher(t testing.TB, key []byte, impl string) *Cipher {
+	t.Helper()
+	c, err := NewCipherImpl(key, impl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// expectPanic checks that f panics with exactly msg.
+func expectPanic(t *testing.T, msg string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		switch r := recover(); {
+		case r == nil:
+			t.Errorf("no panic, want %q", msg)
+		case r != msg:
+			t.Errorf("panic %q, want %q", r, msg)
+		}
+	}()
+	f()
+}

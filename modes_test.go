@@ -1,0 +1,200 @@
+package twofish
+
+import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/des"
+	"math/rand/v2"
+	"testing"
+)
+
+// wrap hides every method of a Cipher but cipher.Block's, so crypto/cipher
+// runs its own generic mode code over it: the reference for our modes.
+type wrap struct{ b cipher.Block }
+
+func (w wrap) BlockSize() int          { return w.b.BlockSize() }
+func (w wrap) Encrypt(dst, src []byte) { w.b.Encrypt(dst, src) }
+func (w wrap) Decrypt(dst, src []byte) { w.b.Decrypt(dst, src) }
+
+// ecbRef is ECB written out block by block.
+type ecbRef struct {
+	b       cipher.Block
+	decrypt bool
+}
+
+func (x ecbRef) BlockSize() int { return BlockSize }
+func (x ecbRef) CryptBlocks(dst, src []byte) {
+	for i := 0; i < len(src); i += BlockSize {
+		if x.decrypt {
+			x.b.Decrypt(dst[i:], src[i:])
+		} else {
+			x.b.Encrypt(dst[i:], src[i:])
+		}
+	}
+}
+
+// modeCase builds a mode under test and its reference for a block and IV.
+type modeCase struct {
+	name      string
+	blockMode bool // a BlockMode (whole blocks); otherwise a Stream
+	ours      func(b cipher.Block, iv []byte) any
+	ref       func(b cipher.Block, iv []byte) any
+}
+
+var modeCases = []modeCase{
+	{"ECB-enc", true,
+		func(b cipher.Block, _ []byte) any { return NewECBEncrypter(b) },
+		func(b cipher.Block, _ []byte) any { return ecbRef{b, false} }},
+	{"ECB-dec", true,
+		func(b cipher.Block, _ []byte) any { return NewECBDecrypter(b) },
+		func(b cipher.Block, _ []byte) any { return ecbRef{b, true} }},
+	{"CBC-enc", true,
+		func(b cipher.Block, iv []byte) any { return NewCBCEncrypter(b, iv) },
+		func(b cipher.Block, iv []byte) any { return cipher.NewCBCEncrypter(b, iv) }},
+	{"CBC-dec", true,
+		func(b cipher.Block, iv []byte) any { return NewCBCDecrypter(b, iv) },
+		func(b cipher.Block, iv []byte) any { return cipher.NewCBCDecrypter(b, iv) }},
+	{"CTR", false,
+		func(b cipher.Block, iv []byte) any { return NewCTR(b, iv) },
+		func(b cipher.Block, iv []byte) any { return cipher.NewCTR(b, iv) }},
+}
+
+// crypt runs a BlockMode or a Stream over src into dst.
+func crypt(m any, dst, src []byte) {
+	switch m := m.(type) {
+	case cipher.BlockMode:
+		m.CryptBlocks(dst, src)
+	case cipher.Stream:
+		m.XORKeyStream(dst, src)
+	}
+}
+
+// TestModesAgainstCryptoCipher compares each mode with crypto/cipher's
+// generic code over the same block, for every implementation: whole
+// messages of many lengths, the same messages split into three calls at
+// random points (state carries over), in place and separate, and through
+// the one-block-at-a-time path for a block that is not a *Cipher.
+func TestModesAgainstCryptoCipher(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		for _, mc := range modeCases {
+			t.Run(mc.name, func(t *testing.T) {
+				for _, ks := range keySizes {
+					c := mustCipher(t, randBytes(r, ks), impl.Name)
+					for _, blocks := range []int{0, 1, 2, 3, 15, 16, 17, 33, 63, 64, 65, 100, 300} {
+						for _, extra := range []int{0, 1, 7, 15} {
+							if mc.blockMode && extra != 0 {
+								continue
+							}
+							checkMode(t, mc, c, r, blocks*BlockSize+extra)
+						}
+					}
+				}
+			})
+		}
+	})
+}
+
+func checkMode(t *testing.T, mc modeCase, c *Cipher, r *rand.Rand, n int) {
+	t.Helper()
+	iv := randBytes(r, BlockSize)
+	src := randBytes(r, n)
+	want := make([]byte, n)
+	crypt(mc.ref(wrap{c}, iv), want, src)
+
+	got := make([]byte, n)
+	crypt(mc.ours(c, iv), got, src)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%d bytes: differs from crypto/cipher", n)
+	}
+
+	// In place, in three calls split at random points.
+	split := func() int {
+		if mc.blockMode {
+			return r.IntN(n/BlockSize+1) * BlockSize
+		}
+		return r.IntN(n + 1)
+	}
+	i, j := split(), split()
+	i, j = min(i, j), max(i, j)
+	m := mc.ours(c, iv)
+	got = append(got[:0], src...)
+	crypt(m, got[:i], got[:i])
+	crypt(m, got[i:j], got[i:j])
+	crypt(m, got[j:], got[j:])
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%d bytes in place, split at %d and %d: differs from crypto/cipher", n, i, j)
+	}
+
+	// A block that is not a *Cipher goes one block at a time.
+	clear(got)
+	crypt(mc.ours(wrap{c}, iv), got, src)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%d bytes through a wrapped block: differs from crypto/cipher", n)
+	}
+}
+
+// TestCTRCounterWraps checks that the counter is the whole 128-bit IV,
+// carrying from the low into the high half and wrapping to zero.
+func TestCTRCounterWraps(t *testing.T) {
+	c := mustCipher(t, make([]byte, 16), "generic")
+	for _, iv := range [][]byte{
+		bytes.Repeat([]byte{0xff}, 16),
+		append(make([]byte, 8), bytes.Repeat([]byte{0xff}, 8)...),
+		append(bytes.Repeat([]byte{0xff}, 8), append(make([]byte, 7), 0xfe)...),
+	} {
+		src := make([]byte, 5*BlockSize)
+		got, want := make([]byte, len(src)), make([]byte, len(src))
+		NewCTR(c, iv).XORKeyStream(got, src)
+		cipher.NewCTR(wrap{c}, iv).XORKeyStream(want, src)
+		if !bytes.Equal(got, want) {
+			t.Errorf("IV %x: key stream differs from crypto/cipher's", iv)
+		}
+	}
+}
+
+func TestModeMisuse(t *testing.T) {
+	c := mustCipher(t, make([]byte, 16), "generic")
+	iv := make([]byte, BlockSize)
+	buf := make([]byte, 4*BlockSize)
+	for _, n := range []int{0, 15, 17} {
+		expectPanic(t, "cipher.NewCBCEncrypter: IV length must equal block size", func() { NewCBCEncrypter(c, make([]byte, n)) })
+		expectPanic(t, "cipher.NewCBCDecrypter: IV length must equal block size", func() { NewCBCDecrypter(c, make([]byte, n)) })
+		expectPanic(t, "cipher.NewCTR: IV length must equal block size", func() { NewCTR(c, make([]byte, n)) })
+	}
+	des3, _ := des.NewCipher(make([]byte, 8))
+	expectPanic(t, "twofish: block size must be 16 bytes", func() { NewECBEncrypter(des3) })
+	expectPanic(t, "twofish: block size must be 16 bytes", func() { NewCTR(des3, iv[:8]) })
+
+	for _, mc := range modeCases {
+		m := mc.ours(c, iv)
+		t.Run(mc.name, func(t *testing.T) {
+			if mc.blockMode {
+				expectPanic(t, "crypto/cipher: input not full blocks", func() { crypt(m, buf, buf[:17]) })
+			}
+			expectPanic(t, "crypto/cipher: output smaller than input", func() { crypt(m, buf[:16], buf[16:48]) })
+			expectPanic(t, "crypto/cipher: invalid buffer overlap", func() { crypt(m, buf[16:], buf[:48]) })
+			expectPanic(t, "crypto/cipher: invalid buffer overlap", func() { crypt(m, buf[:48], buf[16:]) })
+			crypt(m, buf, buf)           // in place is fine
+			crypt(m, buf[:32], buf[32:]) // and so are disjoint buffers
+			crypt(m, nil, nil)
+		})
+	}
+}
+
+func TestModesWithOtherBlocks(t *testing.T) {
+	// The constructors accept any 16-byte cipher.Block, AES for instance.
+	a, _ := aes.NewCipher(make([]byte, 16))
+	iv := make([]byte, 16)
+	for _, mc := range modeCases {
+		src := bytes.Repeat([]byte("abcdefghijklmnop"), 9)
+		got, want := make([]byte, len(src)), make([]byte, len(src))
+		crypt(mc.ours(a, iv), got, src)
+		crypt(mc.ref(a, iv), want, src)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s over AES differs from crypto/cipher", mc.name)
+		}
+	}
+}
+

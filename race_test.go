@@ -1,0 +1,5 @@
+//go:build race
+
+package twofish
+
+const raceEnabled = true

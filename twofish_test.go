@@ -1,0 +1,187 @@
+package twofish
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"strings"
+	"testing"
+
+	xtwofish "golang.org/x/crypto/twofish"
+)
+
+var _ cipher.Block = (*Cipher)(nil)
+
+func TestKeySizes(t *testing.T) {
+	for n := 0; n <= 64; n++ {
+		c, err := NewCipher(make([]byte, n))
+		_, xerr := xtwofish.NewCipher(make([]byte, n))
+		switch n {
+		case 16, 24, 32:
+			if err != nil || c == nil {
+				t.Errorf("NewCipher(%d-byte key) = %v, %v", n, c, err)
+			}
+		default:
+			if err != KeySizeError(n) {
+				t.Errorf("NewCipher(%d-byte key): error %v, want KeySizeError(%d)", n, err, n)
+				continue
+			}
+			// Code that matched on x/crypto's message keeps working.
+			if err.Error() != xerr.Error() {
+				t.Errorf("error text %q, x/crypto's is %q", err, xerr)
+			}
+			if _, err := NewCipherImpl(make([]byte, n), "generic"); err != KeySizeError(n) {
+				t.Errorf("NewCipherImpl(%d-byte key): error %v", n, err)
+			}
+		}
+	}
+}
+
+func TestBlockSize(t *testing.T) {
+	c := mustCipher(t, make([]byte, 16), "generic")
+	if BlockSize != 16 || c.BlockSize() != 16 || c.BlockSize() != xtwofish.BlockSize {
+		t.Errorf("BlockSize = %d, Cipher.BlockSize() = %d", BlockSize, c.BlockSize())
+	}
+}
+
+// TestXCryptoCompatibility checks byte-for-byte agreement with the
+// deprecated golang.org/x/crypto/twofish, through every implementation.
+func TestXCryptoCompatibility(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		for i := range 300 {
+			key := randBytes(r, keySizes[i%3])
+			c := mustCipher(t, key, impl.Name)
+			x, err := xtwofish.NewCipher(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := randBytes(r, BlockSize)
+			got, want := make([]byte, BlockSize), make([]byte, BlockSize)
+			c.Encrypt(got, src)
+			x.Encrypt(want, src)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("key %x: Encrypt(%x) = %x, x/crypto gives %x", key, src, got, want)
+			}
+			c.Decrypt(got, src)
+			x.Decrypt(want, src)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("key %x: Decrypt(%x) = %x, x/crypto gives %x", key, src, got, want)
+			}
+		}
+	})
+}
+
+func TestImplementations(t *testing.T) {
+	impls := Implementations()
+	last := impls[len(impls)-1]
+	if last != (Implementation{Name: "generic", Blocks: 1, Supported: true}) {
+		t.Errorf("last implementation is %+v, want the portable generic kernel", last)
+	}
+	seen := map[string]bool{}
+	for _, impl := range impls {
+		if seen[impl.Name] {
+			t.Errorf("implementation %q listed twice", impl.Name)
+		}
+		seen[impl.Name] = true
+		if impl.Blocks < 1 {
+			t.Errorf("%s: Blocks = %d", impl.Name, impl.Blocks)
+		}
+		c, err := NewCipherImpl(make([]byte, 32), impl.Name)
+		switch {
+		case impl.Supported && err != nil:
+			t.Errorf("NewCipherImpl(%q): %v", impl.Name, err)
+		case impl.Supported && c.Implementation() != impl.Name:
+			t.Errorf("NewCipherImpl(%q).Implementation() = %q", impl.Name, c.Implementation())
+		case !impl.Supported && (err == nil || !strings.Contains(err.Error(), "not supported")):
+			t.Errorf("NewCipherImpl(%q) on a CPU without support: error %v", impl.Name, err)
+		}
+	}
+	if _, err := NewCipherImpl(make([]byte, 16), "no-such-kernel"); err == nil ||
+		err.Error() != `twofish: unknown implementation "no-such-kernel"` {
+		t.Errorf("unknown implementation: error %v", err)
+	}
+
+	name, reason := AutoImplementation()
+	if !seen[name] || reason == "" {
+		t.Errorf("AutoImplementation() = %q, %q", name, reason)
+	}
+	if c, _ := NewCipher(make([]byte, 16)); c.Implementation() != name {
+		t.Errorf("NewCipher uses %q, AutoImplementation says %q", c.Implementation(), name)
+	}
+}
+
+// TestLadders checks that a pinned implementation hands leftover blocks only
+// to narrower kernels of its own kind, ending in a one-block kernel, and
+// that a constant-time kernel never hands work to a table kernel.
+func TestLadders(t *testing.T) {
+	for _, k := range kernels {
+		if k.ladder[0] != k {
+			t.Errorf("%s: ladder starts with %s", k.Name, k.ladder[0].Name)
+		}
+		for i, n := range k.ladder {
+			if i > 0 && n.Blocks >= k.ladder[i-1].Blocks {
+				t.Errorf("%s: ladder is not narrowing at %s", k.Name, n.Name)
+			}
+			if k.ConstantTime && !n.ConstantTime {
+				t.Errorf("constant-time %s hands blocks to table kernel %s", k.Name, n.Name)
+			}
+			if n.Supported != k.Supported && k.Supported {
+				t.Errorf("%s is supported but its narrower %s is not", k.Name, n.Name)
+			}
+		}
+	}
+}
+
+func TestBlockMisuse(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		c := mustCipher(t, make([]byte, 16), impl.Name)
+		buf := make([]byte, 2*BlockSize)
+		for _, op := range []struct {
+			name string
+			f    func(dst, src []byte)
+		}{{"Encrypt", c.Encrypt}, {"Decrypt", c.Decrypt}} {
+			t.Run(op.name, func(t *testing.T) {
+				expectPanic(t, "crypto/twofish: input not full block", func() { op.f(buf, buf[:15]) })
+				expectPanic(t, "crypto/twofish: input not full block", func() { op.f(buf, nil) })
+				expectPanic(t, "crypto/twofish: output not full block", func() { op.f(buf[:15], buf[16:]) })
+				expectPanic(t, "crypto/twofish: output not full block", func() { op.f(nil, buf) })
+				expectPanic(t, "crypto/twofish: invalid buffer overlap", func() { op.f(buf[1:], buf) })
+				expectPanic(t, "crypto/twofish: invalid buffer overlap", func() { op.f(buf, buf[15:]) })
+				// Disjoint, touching, and exactly in place are fine; only
+				// the first block of longer buffers is used.
+				op.f(buf[:16], buf[16:])
+				op.f(buf[16:], buf[:16])
+				op.f(buf, buf)
+			})
+		}
+		// In place gives the same result as separate buffers, and the
+		// Cipher still works after the panics above.
+		src := []byte("sixteen byte blk")
+		want := make([]byte, 16)
+		mustCipher(t, make([]byte, 16), "generic").Encrypt(want, src)
+		c.Encrypt(src, src)
+		if !bytes.Equal(src, want) {
+			t.Errorf("in-place Encrypt = %x, want %x", src, want)
+		}
+	})
+}
+
+func TestAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		c := mustCipher(t, make([]byte, 32), impl.Name)
+		buf := make([]byte, 4096)
+		for name, f := range map[string]func(){
+			"Encrypt":       func() { c.Encrypt(buf, buf) },
+			"Decrypt":       func() { c.Decrypt(buf, buf) },
+			"encryptBlocks": func() { c.encryptBlocks(buf, buf) },
+			"decryptBlocks": func() { c.decryptBlocks(buf[:2048], buf[2048:]) },
+		} {
+			if n := testing.AllocsPerRun(20, f); n != 0 {
+				t.Errorf("%s allocates %v times per call", name, n)
+			}
+		}
+	})
+}
