@@ -197,4 +197,3 @@ func TestModesWithOtherBlocks(t *testing.T) {
 		}
 	}
 }
-
