@@ -3,6 +3,9 @@ package twofish
 import (
 	"bytes"
 	"crypto/cipher"
+	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -184,4 +187,47 @@ func TestAllocations(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestImplEnvironment runs this test binary again with TWOFISH_IMPL set, as
+// the variable is read once per process.
+func TestImplEnvironment(t *testing.T) {
+	if os.Getenv("TWOFISH_TEST_CHILD") == "1" {
+		name, reason := AutoImplementation()
+		c, _ := NewCipher(make([]byte, 16))
+		p, _ := NewCipherImpl(make([]byte, 16), "generic")
+		fmt.Printf("auto=%s cipher=%s pinned=%s reason=%s\n", name, c.Implementation(), p.Implementation(), reason)
+		return
+	}
+	run := func(env string) string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestImplEnvironment$")
+		cmd.Env = append(os.Environ(), "TWOFISH_TEST_CHILD=1", "TWOFISH_IMPL="+env)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("TWOFISH_IMPL=%s: %v\n%s", env, err, out)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(line, "auto=") {
+				return line
+			}
+		}
+		t.Fatalf("TWOFISH_IMPL=%s: no result in\n%s", env, out)
+		return ""
+	}
+	auto, _ := AutoImplementation()
+	for _, impl := range Implementations() {
+		if !impl.Supported {
+			continue
+		}
+		got := run(impl.Name)
+		want := "auto=" + impl.Name + " cipher=" + impl.Name + " pinned=generic reason=TWOFISH_IMPL=" + impl.Name + " overrides"
+		if !strings.HasPrefix(got, want) {
+			t.Errorf("TWOFISH_IMPL=%s: got %q, want prefix %q", impl.Name, got, want)
+		}
+	}
+	got := run("no-such-kernel")
+	if !strings.HasPrefix(got, "auto="+auto+" cipher="+auto+" ") ||
+		!strings.HasSuffix(got, `TWOFISH_IMPL ignored: twofish: unknown implementation "no-such-kernel"`) {
+		t.Errorf("TWOFISH_IMPL=no-such-kernel: got %q", got)
+	}
 }
