@@ -58,27 +58,17 @@ const cbcChunk = 1024
 
 func (x *cbcDecrypter) CryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	if len(src) == 0 {
-		return
+	// Decrypt a chunk at a time through the kernels, keeping a copy of its
+	// ciphertext so that in-place decryption can still XOR each block with
+	// the ciphertext block before it.
+	var saved [cbcChunk]byte
+	for len(src) > 0 {
+		n := min(len(src), cbcChunk)
+		copy(saved[:n], src[:n])
+		x.b.decryptBlocks(dst[:n], src[:n])
+		subtle.XORBytes(dst[:BlockSize], dst[:BlockSize], x.iv)
+		subtle.XORBytes(dst[BlockSize:n], dst[BlockSize:n], saved[:n-BlockSize])
+		copy(x.iv, saved[n-BlockSize:n])
+		dst, src = dst[n:], src[n:]
 	}
-	// Work backwards from the end in chunks so that in-place decryption
-	// never overwrites a ciphertext block that is still needed: each chunk
-	// is decrypted into buf, then XORed, last block first, with the
-	// ciphertext blocks before it.
-	var buf [cbcChunk]byte
-	var nextIV [BlockSize]byte
-	copy(nextIV[:], src[len(src)-BlockSize:])
-	for end := len(src); end > 0; {
-		start := max(end-cbcChunk, 0)
-		x.b.decryptBlocks(buf[:end-start], src[start:end])
-		for i := end - BlockSize; i >= start; i -= BlockSize {
-			prev := x.iv
-			if i > 0 {
-				prev = src[i-BlockSize : i]
-			}
-			subtle.XORBytes(dst[i:i+BlockSize], buf[i-start:i-start+BlockSize], prev)
-		}
-		end = start
-	}
-	copy(x.iv, nextIV[:])
 }

@@ -41,3 +41,13 @@ func (b blockByBlock) decryptBlocks(dst, src []byte) {
 		b.b.Decrypt(dst, src)
 	}
 }
+
+// NewCTR is NewCTR(c, iv). crypto/cipher.NewCTR calls it, so code written
+// against the standard library gets the bulk path too.
+func (c *Cipher) NewCTR(iv []byte) cipher.Stream { return NewCTR(c, iv) }
+
+// NewCBCEncrypter is NewCBCEncrypter(c, iv), for crypto/cipher.NewCBCEncrypter.
+func (c *Cipher) NewCBCEncrypter(iv []byte) cipher.BlockMode { return NewCBCEncrypter(c, iv) }
+
+// NewCBCDecrypter is NewCBCDecrypter(c, iv), for crypto/cipher.NewCBCDecrypter.
+func (c *Cipher) NewCBCDecrypter(iv []byte) cipher.BlockMode { return NewCBCDecrypter(c, iv) }

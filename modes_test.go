@@ -55,6 +55,15 @@ var modeCases = []modeCase{
 	{"CBC-dec", true,
 		func(b cipher.Block, iv []byte) any { return NewCBCDecrypter(b, iv) },
 		func(b cipher.Block, iv []byte) any { return cipher.NewCBCDecrypter(b, iv) }},
+	{"CFB-enc", false,
+		func(b cipher.Block, iv []byte) any { return NewCFBEncrypter(b, iv) },
+		func(b cipher.Block, iv []byte) any { return cipher.NewCFBEncrypter(b, iv) }},
+	{"CFB-dec", false,
+		func(b cipher.Block, iv []byte) any { return NewCFBDecrypter(b, iv) },
+		func(b cipher.Block, iv []byte) any { return cipher.NewCFBDecrypter(b, iv) }},
+	{"OFB", false,
+		func(b cipher.Block, iv []byte) any { return NewOFB(b, iv) },
+		func(b cipher.Block, iv []byte) any { return cipher.NewOFB(b, iv) }},
 	{"CTR", false,
 		func(b cipher.Block, iv []byte) any { return NewCTR(b, iv) },
 		func(b cipher.Block, iv []byte) any { return cipher.NewCTR(b, iv) }},
@@ -71,10 +80,11 @@ func crypt(m any, dst, src []byte) {
 }
 
 // TestModesAgainstCryptoCipher compares each mode with crypto/cipher's
-// generic code over the same block, for every implementation: whole
-// messages of many lengths, the same messages split into three calls at
-// random points (state carries over), in place and separate, and through
-// the one-block-at-a-time path for a block that is not a *Cipher.
+// generic code over the same block, for every implementation: messages of
+// every length up to 1000 bytes and a few large ones, the same messages
+// split into three calls at random points (state carries over), unaligned
+// and in place, and through the one-block-at-a-time path for a block that
+// is not a *Cipher.
 func TestModesAgainstCryptoCipher(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		r := testRand(t)
@@ -82,13 +92,14 @@ func TestModesAgainstCryptoCipher(t *testing.T) {
 			t.Run(mc.name, func(t *testing.T) {
 				for _, ks := range keySizes {
 					c := mustCipher(t, randBytes(r, ks), impl.Name)
-					for _, blocks := range []int{0, 1, 2, 3, 15, 16, 17, 33, 63, 64, 65, 100, 300} {
-						for _, extra := range []int{0, 1, 7, 15} {
-							if mc.blockMode && extra != 0 {
-								continue
-							}
-							checkMode(t, mc, c, r, blocks*BlockSize+extra)
+					for n := 0; n <= 1000; n++ {
+						if (mc.blockMode && n%BlockSize != 0) || (testing.Short() && n%7 != 0) {
+							continue
 						}
+						checkMode(t, mc, c, r, n)
+					}
+					for _, n := range []int{4096, 4096 + 16, 65536 + 48} {
+						checkMode(t, mc, c, r, n)
 					}
 				}
 			})
@@ -99,7 +110,10 @@ func TestModesAgainstCryptoCipher(t *testing.T) {
 func checkMode(t *testing.T, mc modeCase, c *Cipher, r *rand.Rand, n int) {
 	t.Helper()
 	iv := randBytes(r, BlockSize)
-	src := randBytes(r, n)
+	if r.IntN(4) == 0 {
+		copy(iv[8:], []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}) // near counter wrap-around
+	}
+	src := randBytes(r, n+1)[1:] // unaligned
 	want := make([]byte, n)
 	crypt(mc.ref(wrap{c}, iv), want, src)
 
@@ -166,6 +180,9 @@ func TestModeMisuse(t *testing.T) {
 	des3, _ := des.NewCipher(make([]byte, 8))
 	expectPanic(t, "twofish: block size must be 16 bytes", func() { NewECBEncrypter(des3) })
 	expectPanic(t, "twofish: block size must be 16 bytes", func() { NewCTR(des3, iv[:8]) })
+	expectPanic(t, "cipher.newCFB: IV length must equal block size", func() { NewCFBEncrypter(c, iv[:8]) })
+	expectPanic(t, "cipher.newCFB: IV length must equal block size", func() { NewCFBDecrypter(c, iv[:8]) })
+	expectPanic(t, "cipher.NewOFB: IV length must equal block size", func() { NewOFB(c, iv[:8]) })
 
 	for _, mc := range modeCases {
 		m := mc.ours(c, iv)
@@ -194,6 +211,24 @@ func TestModesWithOtherBlocks(t *testing.T) {
 		crypt(mc.ref(a, iv), want, src)
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s over AES differs from crypto/cipher", mc.name)
+		}
+	}
+}
+
+// TestCryptoCipherHooks checks that crypto/cipher's constructors find the
+// bulk paths: they return this package's modes, not their generic ones.
+func TestCryptoCipherHooks(t *testing.T) {
+	c := mustCipher(t, make([]byte, 16), "generic")
+	iv := make([]byte, BlockSize)
+	for name, got := range map[string]any{
+		"NewCTR":          cipher.NewCTR(c, iv),
+		"NewCBCEncrypter": cipher.NewCBCEncrypter(c, iv),
+		"NewCBCDecrypter": cipher.NewCBCDecrypter(c, iv),
+	} {
+		switch got.(type) {
+		case *ctr, *cbcEncrypter, *cbcDecrypter:
+		default:
+			t.Errorf("cipher.%s returned %T, not this package's mode", name, got)
 		}
 	}
 }

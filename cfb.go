@@ -1,0 +1,104 @@
+package twofish
+
+import (
+	"crypto/cipher"
+	"crypto/subtle"
+
+	"github.com/twofish-go/twofish/internal/alias"
+)
+
+// NewCFBEncrypter returns a Stream that encrypts in full-block (128-bit)
+// cipher feedback mode, as crypto/cipher's CFB and OpenPGP's CFB do, with b
+// and iv, which must be one block long. Encryption is serial.
+func NewCFBEncrypter(b cipher.Block, iv []byte) cipher.Stream {
+	return newCFB(b, iv, false)
+}
+
+// NewCFBDecrypter returns a Stream that decrypts in full-block cipher
+// feedback mode. Decryption is parallel: a *Cipher makes the key stream of
+// many blocks per kernel call.
+func NewCFBDecrypter(b cipher.Block, iv []byte) cipher.Stream {
+	return newCFB(b, iv, true)
+}
+
+func newCFB(b cipher.Block, iv []byte, decrypt bool) cipher.Stream {
+	bb := blocksOf(b)
+	if len(iv) != BlockSize {
+		panic("cipher.newCFB: IV length must equal block size")
+	}
+	x := &cfb{b: bb, used: BlockSize, decrypt: decrypt}
+	copy(x.next[:], iv)
+	return x
+}
+
+type cfb struct {
+	b blocks
+	// next collects the ciphertext of the current block: when full, it is
+	// the input of the next key stream block.
+	next [BlockSize]byte
+	// ks is the key stream of the current block, of which used bytes are
+	// spent; used == BlockSize means a new block must be made from next.
+	ks      [BlockSize]byte
+	used    int
+	decrypt bool
+	buf     [cfbChunk]byte // bulk decryption: feedback blocks, then key stream
+}
+
+// cfbChunk is how many bytes of CFB decryption go to the kernels at once.
+const cfbChunk = 1024
+
+func (x *cfb) XORKeyStream(dst, src []byte) {
+	if len(dst) < len(src) {
+		panic("crypto/cipher: output smaller than input")
+	}
+	if alias.InexactOverlap(dst[:len(src)], src) {
+		panic("crypto/cipher: invalid buffer overlap")
+	}
+	for len(src) > 0 {
+		if x.used == BlockSize && len(src) >= BlockSize {
+			n := len(src) - len(src)%BlockSize
+			if x.decrypt {
+				n = min(n, cfbChunk)
+				x.decryptBlocks(dst[:n], src[:n])
+			} else {
+				x.encryptBlocks(dst[:n], src[:n])
+			}
+			dst, src = dst[n:], src[n:]
+			continue
+		}
+		if x.used == BlockSize {
+			x.b.encryptBlock(x.ks[:], x.next[:])
+			x.used = 0
+		}
+		if x.decrypt {
+			copy(x.next[x.used:], src)
+		}
+		n := subtle.XORBytes(dst, src, x.ks[x.used:])
+		if !x.decrypt {
+			copy(x.next[x.used:], dst[:n])
+		}
+		x.used += n
+		dst, src = dst[n:], src[n:]
+	}
+}
+
+// encryptBlocks encrypts whole blocks, one kernel call each.
+func (x *cfb) encryptBlocks(dst, src []byte) {
+	for i := 0; i < len(src); i += BlockSize {
+		x.b.encryptBlock(x.ks[:], x.next[:])
+		subtle.XORBytes(x.next[:], src[i:i+BlockSize], x.ks[:])
+		copy(dst[i:], x.next[:])
+	}
+}
+
+// decryptBlocks decrypts up to cfbChunk bytes of whole blocks: the key
+// stream of every block is the encryption of the ciphertext block before
+// it, all known in advance.
+func (x *cfb) decryptBlocks(dst, src []byte) {
+	n := len(src)
+	copy(x.buf[:BlockSize], x.next[:])
+	copy(x.buf[BlockSize:n], src[:n-BlockSize])
+	copy(x.next[:], src[n-BlockSize:])
+	x.b.encryptBlocks(x.buf[:n], x.buf[:n])
+	subtle.XORBytes(dst, src, x.buf[:n])
+}

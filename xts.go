@@ -1,0 +1,157 @@
+package twofish
+
+import (
+	"crypto/subtle"
+	"encoding/binary"
+
+	"github.com/twofish-go/twofish/internal/alias"
+)
+
+// XTS is Twofish in XEX-based tweaked-codebook mode with ciphertext stealing
+// (IEEE 1619), the mode of disk encryption in VeraCrypt and dm-crypt
+// (twofish-xts-plain64). Its methods have the shape of
+// golang.org/x/crypto/xts.Cipher's. It is safe for concurrent use.
+type XTS struct {
+	data, tweak *Cipher
+}
+
+// NewXTS returns an XTS for a 32, 48 or 64-byte key: the data key, then the
+// tweak key, of equal length. Other lengths give KeySizeError(len(key)).
+// Like x/crypto/xts, it accepts equal halves; IEEE 1619 requires them to
+// differ, and ensuring that is the caller's job.
+func NewXTS(key []byte) (*XTS, error) {
+	return newXTS(key, selection().kernel)
+}
+
+// NewXTSImpl is like NewXTS but pins the implementation, as NewCipherImpl.
+func NewXTSImpl(key []byte, impl string) (*XTS, error) {
+	k, err := lookup(impl)
+	if err != nil {
+		return nil, err
+	}
+	return newXTS(key, k)
+}
+
+func newXTS(key []byte, k *kernel) (*XTS, error) {
+	switch len(key) {
+	case 32, 48, 64:
+	default:
+		return nil, KeySizeError(len(key))
+	}
+	data, _ := newCipher(key[:len(key)/2], k)
+	tweak, _ := newCipher(key[len(key)/2:], k)
+	return &XTS{data, tweak}, nil
+}
+
+// xtsBatch is how many bytes of XTS go to the kernels at once.
+const xtsBatch = 1024
+
+// Encrypt encrypts a sector of plaintext into ciphertext, which must be at
+// least as long and overlap it entirely or not at all. The tweak is the
+// sector number as 16 little-endian bytes. Any length of at least one block
+// works: a trailing partial block uses ciphertext stealing.
+func (x *XTS) Encrypt(ciphertext, plaintext []byte, sectorNum uint64) {
+	if len(ciphertext) < len(plaintext) {
+		panic("xts: ciphertext is smaller than plaintext")
+	}
+	x.crypt(ciphertext[:len(plaintext)], plaintext, sectorNum, false)
+}
+
+// Decrypt decrypts a sector of ciphertext into plaintext, which must be at
+// least as long and overlap it entirely or not at all.
+func (x *XTS) Decrypt(plaintext, ciphertext []byte, sectorNum uint64) {
+	if len(plaintext) < len(ciphertext) {
+		panic("xts: plaintext is smaller than ciphertext")
+	}
+	x.crypt(plaintext[:len(ciphertext)], ciphertext, sectorNum, true)
+}
+
+func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
+	if len(src) < BlockSize {
+		panic("xts: input shorter than one block")
+	}
+	if alias.InexactOverlap(dst, src) {
+		panic("xts: invalid buffer overlap")
+	}
+	var t tweak
+	var tb [BlockSize]byte
+	binary.LittleEndian.PutUint64(tb[:], sectorNum)
+	x.tweak.encryptBlock(tb[:], tb[:])
+	t.lo, t.hi = binary.LittleEndian.Uint64(tb[:]), binary.LittleEndian.Uint64(tb[8:])
+
+	// Whole blocks, less the last one when stealing ciphertext.
+	tail := len(src) % BlockSize
+	bulk := len(src) - tail
+	if tail != 0 {
+		bulk -= BlockSize
+	}
+	var tweaks [xtsBatch]byte
+	for i := 0; i < bulk; i += xtsBatch {
+		n := min(bulk-i, xtsBatch)
+		for j := 0; j < n; j += BlockSize {
+			t.put(tweaks[j:])
+			t.double()
+		}
+		d := dst[i : i+n]
+		subtle.XORBytes(d, src[i:i+n], tweaks[:n])
+		if decrypt {
+			x.data.decryptBlocks(d, d)
+		} else {
+			x.data.encryptBlocks(d, d)
+		}
+		subtle.XORBytes(d, d, tweaks[:n])
+	}
+	if tail == 0 {
+		return
+	}
+
+	// Ciphertext stealing (IEEE 1619, 5.3.2): the last whole block is
+	// processed with the last tweak but one, and its first tail bytes
+	// become the short final block; the final plaintext bytes, padded with
+	// the rest of that result, are processed with the last tweak into the
+	// last whole block. Decryption uses the two tweaks the other way round.
+	t1 := t
+	t2 := t
+	t2.double()
+	if decrypt {
+		t1, t2 = t2, t1
+	}
+	var cc [BlockSize]byte
+	last := dst[bulk:]
+	x.xexBlock(cc[:], src[bulk:bulk+BlockSize], t1, decrypt)
+	var pp [BlockSize]byte
+	copy(pp[:], src[bulk+BlockSize:])
+	copy(pp[tail:], cc[tail:])
+	copy(last[BlockSize:], cc[:tail])
+	x.xexBlock(last[:BlockSize], pp[:], t2, decrypt)
+}
+
+// xexBlock encrypts or decrypts one block with tweak t.
+func (x *XTS) xexBlock(dst, src []byte, t tweak, decrypt bool) {
+	var tb [BlockSize]byte
+	t.put(tb[:])
+	subtle.XORBytes(dst, src, tb[:])
+	if decrypt {
+		x.data.decryptBlocks(dst[:BlockSize], dst[:BlockSize])
+	} else {
+		x.data.encryptBlock(dst[:BlockSize], dst[:BlockSize])
+	}
+	subtle.XORBytes(dst, dst, tb[:])
+}
+
+// tweak is an element of GF(2^128) as XTS lays it out: a 128-bit
+// little-endian integer.
+type tweak struct{ lo, hi uint64 }
+
+func (t *tweak) put(b []byte) {
+	binary.LittleEndian.PutUint64(b, t.lo)
+	binary.LittleEndian.PutUint64(b[8:], t.hi)
+}
+
+// double multiplies t by the primitive element x, modulo
+// x^128 + x^7 + x^2 + x + 1, without branching on t.
+func (t *tweak) double() {
+	carry := t.hi >> 63
+	t.hi = t.hi<<1 | t.lo>>63
+	t.lo = t.lo<<1 ^ 0x87&-carry
+}
