@@ -38,7 +38,7 @@ func (x *cbcEncrypter) CryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
 	iv := x.iv
 	for len(src) > 0 {
-		subtle.XORBytes(dst[:BlockSize], src[:BlockSize], iv)
+		xorBlock(dst[:BlockSize], src[:BlockSize], iv)
 		x.b.encryptBlock(dst[:BlockSize], dst[:BlockSize])
 		iv = dst[:BlockSize]
 		dst, src = dst[BlockSize:], src[BlockSize:]

@@ -86,7 +86,7 @@ func (x *cfb) XORKeyStream(dst, src []byte) {
 func (x *cfb) encryptBlocks(dst, src []byte) {
 	for i := 0; i < len(src); i += BlockSize {
 		x.b.encryptBlock(x.ks[:], x.next[:])
-		subtle.XORBytes(x.next[:], src[i:i+BlockSize], x.ks[:])
+		xorBlock(x.next[:], src[i:i+BlockSize], x.ks[:])
 		copy(dst[i:], x.next[:])
 	}
 }

@@ -1,6 +1,9 @@
 package twofish
 
-import "crypto/cipher"
+import (
+	"crypto/cipher"
+	"encoding/binary"
+)
 
 // blocks is what the modes need from a block cipher: a single block for the
 // serial steps and whole runs of blocks for the parallel ones. A *Cipher
@@ -51,3 +54,12 @@ func (c *Cipher) NewCBCEncrypter(iv []byte) cipher.BlockMode { return NewCBCEncr
 
 // NewCBCDecrypter is NewCBCDecrypter(c, iv), for crypto/cipher.NewCBCDecrypter.
 func (c *Cipher) NewCBCDecrypter(iv []byte) cipher.BlockMode { return NewCBCDecrypter(c, iv) }
+
+// xorBlock sets dst = a ^ b for one block; cheaper than subtle.XORBytes
+// for the single blocks of the serial modes.
+func xorBlock(dst, a, b []byte) {
+	_, _, _ = dst[15], a[15], b[15]
+	le := binary.LittleEndian
+	le.PutUint64(dst, le.Uint64(a)^le.Uint64(b))
+	le.PutUint64(dst[8:], le.Uint64(a[8:])^le.Uint64(b[8:]))
+}
