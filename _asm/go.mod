@@ -4,4 +4,12 @@ go 1.24
 
 replace github.com/twofish-go/twofish => ../
 
-require github.com/mmcloughlin/avo v0.6.0 // indirect
+require github.com/mmcloughlin/avo v0.6.0
+
+require (
+	golang.org/x/mod v0.27.0 // indirect
+	golang.org/x/sync v0.16.0 // indirect
+	// avo v0.6.0 asks for x/tools v0.16.1, which no longer compiles with
+	// current Go releases (internal/tokeninternal); v0.36.0 builds with them.
+	golang.org/x/tools v0.36.0 // indirect
+)

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/twofish-go/twofish"
+	"github.com/twofish-go/twofish/internal/cpuclock"
+)
+
+// rowNames are the rows of every table, in order.
+var rowNames = []string{"ECB enc", "ECB dec", "CBC enc", "CBC dec", "CTR enc", "CTR dec"}
+
+var (
+	headerRE = regexp.MustCompile(`^(.*\S) +\|  nanosecs/byte   mebibytes/sec   cycles/byte  auto Mhz$`)
+	rowRE    = regexp.MustCompile(`^ *(\S+ \S+) \| +([0-9.]+) ns/B +([0-9.]+) MiB/s +([0-9.]+|-) c/B +([0-9.]+|-)$`)
+	footerRE = regexp.MustCompile(`^ +=$`)
+)
+
+// benchTables runs the bench command with args and a very short measuring
+// time, checks the header and the layout of every table, and returns the
+// tables' labels.
+func benchTables(t *testing.T, args ...string) []string {
+	t.Helper()
+	args = append([]string{"bench", "-size", "256", "-duration", "1ms"}, args...)
+	status, stdout, stderr := runTool(t, args...)
+	if status != exitOK {
+		t.Fatalf("twofish %q: exit status %d, stderr:\n%s", args, status, stderr)
+	}
+	blocks := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n\n")
+	header := strings.Split(blocks[0], "\n")
+	name, _ := twofish.AutoImplementation()
+	if len(header) < 3 || !strings.HasPrefix(header[0], "cpu: ") || !strings.HasPrefix(header[1], "go: go") ||
+		!strings.HasPrefix(header[2], "NewCipher selects "+name+": ") {
+		t.Errorf("header:\n%s", blocks[0])
+	}
+
+	var labels []string
+	for i, table := range blocks[1:] {
+		if progress := fmt.Sprintf("[%d/%d]", i+1, len(blocks)-1); !strings.Contains(stderr, progress) {
+			t.Errorf("no %s in the progress on stderr:\n%s", progress, stderr)
+		}
+		lines := strings.Split(table, "\n")
+		if len(lines) != len(rowNames)+2 {
+			t.Errorf("table has %d lines, want %d:\n%s", len(lines), len(rowNames)+2, table)
+			continue
+		}
+		m := headerRE.FindStringSubmatch(lines[0])
+		if m == nil {
+			t.Errorf("table header %q", lines[0])
+			continue
+		}
+		labels = append(labels, m[1])
+		bar := strings.Index(lines[0], "|")
+		for j, line := range lines[1 : len(lines)-1] {
+			m := rowRE.FindStringSubmatch(line)
+			switch {
+			case m == nil:
+				t.Errorf("row %q", line)
+			case m[1] != rowNames[j]:
+				t.Errorf("row %d is %q, want %q", j, m[1], rowNames[j])
+			case strings.Index(line, "|") != bar:
+				t.Errorf("row %q not aligned with its header %q", line, lines[0])
+			case (m[4] == "-") == cpuclock.Available():
+				t.Errorf("row %q: cycles/byte %q, want a number exactly when the clock can be measured", line, m[4])
+			}
+		}
+		if last := lines[len(lines)-1]; !footerRE.MatchString(last) || len(last) != bar+1 {
+			t.Errorf("table footer %q", last)
+		}
+	}
+	return labels
+}
+
+// TestBenchCompare checks that -impl all measures every supported
+// implementation and -compare adds x/crypto and AES, for each key size.
+func TestBenchCompare(t *testing.T) {
+	keySizes := "128,192,256"
+	if testing.Short() {
+		keySizes = "128"
+	}
+	var want []string
+	for _, im := range twofish.Implementations() {
+		for _, bits := range strings.Split(keySizes, ",") {
+			if im.Supported {
+				want = append(want, "Twofish (impl="+im.Name+", key="+bits+")")
+			}
+		}
+	}
+	for _, bits := range strings.Split(keySizes, ",") {
+		want = append(want, "Twofish (impl=xcrypto, key="+bits+")")
+	}
+	for _, bits := range strings.Split(keySizes, ",") {
+		want = append(want, "AES (impl=crypto/aes, key="+bits+")")
+	}
+	got := benchTables(t, "-impl", "all", "-keysize", keySizes, "-compare")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tables:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestBenchOneImplementation checks -impl with a name and with auto.
+func TestBenchOneImplementation(t *testing.T) {
+	auto, _ := twofish.AutoImplementation()
+	for _, impl := range []string{"generic", "auto"} {
+		name := impl
+		if impl == "auto" {
+			name = auto
+		}
+		got := benchTables(t, "-impl", impl, "-keysize", "192")
+		if want := fmt.Sprintf("Twofish (impl=%s, key=192)", name); len(got) != 1 || got[0] != want {
+			t.Errorf("-impl %s: tables %q, want %q", impl, got, want)
+		}
+	}
+}

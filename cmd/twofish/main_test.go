@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// runTool runs the tool in process and returns its exit status and output.
+func runTool(t *testing.T, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = run(args, &out, &errOut)
+	return status, out.String(), errOut.String()
+}
+
+// TestUsageErrors checks that bad command lines print the usage message to
+// stderr, nothing to stdout, and exit with status 2.
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"-h"},
+		{"-help"},
+		{"-nosuchflag"},
+		{"nosuchcommand"},
+		{"info", "-h"},
+		{"info", "extra"},
+		{"bench", "-h"},
+		{"bench", "-nosuchflag"},
+		{"bench", "extra"},
+		{"bench", "-impl", "nosuchimpl"},
+		{"bench", "-impl", ""},
+		{"bench", "-keysize", "100"},
+		{"bench", "-keysize", "128,"},
+		{"bench", "-keysize", ""},
+		{"bench", "-size", "100"},
+		{"bench", "-size", "8200"},
+		{"bench", "-size", "0"},
+		{"bench", "-size", "-16"},
+		{"bench", "-size", "1099511627776"},
+		{"bench", "-duration", "0s"},
+		{"bench", "-duration", "-1s"},
+		{"bench", "-duration", "soon"},
+		{"bench", "-compare=maybe"},
+	} {
+		status, stdout, stderr := runTool(t, args...)
+		if status != exitUsage {
+			t.Errorf("twofish %q: exit status %d, want %d", args, status, exitUsage)
+		}
+		if stdout != "" {
+			t.Errorf("twofish %q: wrote to stdout:\n%s", args, stdout)
+		}
+		if !strings.Contains(stderr, "usage: twofish") {
+			t.Errorf("twofish %q: no usage message on stderr:\n%s", args, stderr)
+		}
+	}
+}
+
+// TestUnknownImplementation checks that the error names the implementations
+// there are.
+func TestUnknownImplementation(t *testing.T) {
+	_, _, stderr := runTool(t, "bench", "-impl", "nosuchimpl")
+	if !strings.Contains(stderr, `"nosuchimpl"`) || !strings.Contains(stderr, "generic") {
+		t.Errorf("stderr does not name the bad implementation and the good ones:\n%s", stderr)
+	}
+}
