@@ -1,0 +1,79 @@
+package twofish
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"testing"
+)
+
+// TestConcurrentUse shares one Cipher and one XTS between 16 goroutines
+// that run every mode at once and check their results against answers
+// computed beforehand. Run it under -race.
+func TestConcurrentUse(t *testing.T) {
+	r := testRand(t)
+	key := randBytes(r, 32)
+	c, err := NewCipher(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := NewXTS(append(randBytes(r, 32), key...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv := randBytes(r, BlockSize)
+	src := randBytes(r, 4096+5)
+	blocks := src[:4096]
+
+	type job struct {
+		name string
+		run  func() []byte
+	}
+	var jobs []job
+	for _, mc := range modeCases {
+		in := src
+		if mc.blockMode {
+			in = blocks
+		}
+		jobs = append(jobs, job{mc.name, func() []byte {
+			out := make([]byte, len(in))
+			crypt(mc.ours(c, iv), out, in)
+			return out
+		}})
+	}
+	jobs = append(jobs,
+		job{"XTS-enc", func() []byte { out := make([]byte, len(src)); x.Encrypt(out, src, 9); return out }},
+		job{"XTS-dec", func() []byte { out := make([]byte, len(src)); x.Decrypt(out, src, 9); return out }},
+		job{"Encrypt", func() []byte { out := make([]byte, BlockSize); c.Encrypt(out, src); return out }},
+	)
+	want := make([][]byte, len(jobs))
+	for i, j := range jobs {
+		want[i] = j.run()
+	}
+
+	const goroutines = 16
+	rounds := 50
+	if testing.Short() {
+		rounds = 5
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines)
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range rounds * len(jobs) {
+				k := (g + i) % len(jobs)
+				if got := jobs[k].run(); !bytes.Equal(got, want[k]) {
+					errs <- fmt.Errorf("goroutine %d: %s gave a different result", g, jobs[k].name)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
