@@ -1,3 +1,5 @@
+//go:build !amd64 || !gc || purego
+
 package twofish
 
 // archKernels returns the kernels of this architecture, in order of

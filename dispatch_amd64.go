@@ -1,0 +1,80 @@
+//go:build gc && !purego
+
+package twofish
+
+//go:generate sh -c "cd _asm/scalar && go run . -out ../../scalar_amd64.s -pkg twofish"
+
+// The x86-64 kernels, in order of preference. Both scalar kernels need only
+// baseline x86-64.
+var (
+	amd64x3 = &kernel{
+		Implementation: Implementation{Name: "amd64-3way", Blocks: 3, Supported: true},
+		encrypt:        encrypt3x,
+		decrypt:        decrypt3x,
+		narrower:       "amd64-1way",
+	}
+	amd64x1 = &kernel{
+		Implementation: Implementation{Name: "amd64-1way", Blocks: 1, Supported: true},
+		encrypt:        encrypt1x,
+		decrypt:        decrypt1x,
+	}
+)
+
+// archKernels returns the kernels of this architecture, in order of
+// preference; the portable kernel is not among them.
+func archKernels() []*kernel { return []*kernel{amd64x3, amd64x1} }
+
+// policy names the kernel NewCipher uses and says why.
+func policy() (name, reason string) {
+	return "amd64-3way", "baseline x86-64: three blocks interleaved keep an out-of-order core busy, about 1.5x the 1-way kernel in bulk"
+}
+
+// The Go side of the kernels: the length checks happen here, so the
+// assembly can trust its pointers and counts.
+
+func encrypt1x(ks *schedule, dst, src []byte) {
+	if n := len(src) / BlockSize; n > 0 {
+		_ = dst[n*BlockSize-1]
+		encryptBlocks1x(ks, &dst[0], &src[0], n)
+	}
+}
+
+func decrypt1x(ks *schedule, dst, src []byte) {
+	if n := len(src) / BlockSize; n > 0 {
+		_ = dst[n*BlockSize-1]
+		decryptBlocks1x(ks, &dst[0], &src[0], n)
+	}
+}
+
+// encrypt3x takes any number of blocks: the ladder passes it multiples of
+// three, and any other blocks go to the 1-way kernel.
+func encrypt3x(ks *schedule, dst, src []byte) {
+	n := len(src) / BlockSize
+	if n == 0 {
+		return
+	}
+	_ = dst[n*BlockSize-1]
+	if g := n / 3; g > 0 {
+		encryptBlocks3x(ks, &dst[0], &src[0], g)
+	}
+	if r := n % 3; r > 0 {
+		i := (n - r) * BlockSize
+		encryptBlocks1x(ks, &dst[i], &src[i], r)
+	}
+}
+
+// decrypt3x is the inverse of encrypt3x.
+func decrypt3x(ks *schedule, dst, src []byte) {
+	n := len(src) / BlockSize
+	if n == 0 {
+		return
+	}
+	_ = dst[n*BlockSize-1]
+	if g := n / 3; g > 0 {
+		decryptBlocks3x(ks, &dst[0], &src[0], g)
+	}
+	if r := n % 3; r > 0 {
+		i := (n - r) * BlockSize
+		decryptBlocks1x(ks, &dst[i], &src[i], r)
+	}
+}
