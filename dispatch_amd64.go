@@ -9,14 +9,10 @@ package twofish
 var (
 	amd64x3 = &kernel{
 		Implementation: Implementation{Name: "amd64-3way", Blocks: 3, Supported: true},
-		encrypt:        encrypt3x,
-		decrypt:        decrypt3x,
 		narrower:       "amd64-1way",
 	}
 	amd64x1 = &kernel{
 		Implementation: Implementation{Name: "amd64-1way", Blocks: 1, Supported: true},
-		encrypt:        encrypt1x,
-		decrypt:        decrypt1x,
 	}
 )
 
@@ -27,6 +23,28 @@ func archKernels() []*kernel { return []*kernel{amd64x3, amd64x1} }
 // policy names the kernel NewCipher uses and says why.
 func policy() (name, reason string) {
 	return "amd64-3way", "baseline x86-64: three blocks interleaved keep an out-of-order core busy, about 1.5x the 1-way kernel in bulk"
+}
+
+func (k *kernel) encrypt(ks *schedule, dst, src []byte) {
+	switch k {
+	case amd64x3:
+		encrypt3x(ks, dst, src)
+	case amd64x1:
+		encrypt1x(ks, dst, src)
+	default:
+		encryptBlocksGeneric(ks, dst, src)
+	}
+}
+
+func (k *kernel) decrypt(ks *schedule, dst, src []byte) {
+	switch k {
+	case amd64x3:
+		decrypt3x(ks, dst, src)
+	case amd64x1:
+		decrypt1x(ks, dst, src)
+	default:
+		decryptBlocksGeneric(ks, dst, src)
+	}
 }
 
 // The Go side of the kernels: the length checks happen here, so the

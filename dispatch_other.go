@@ -10,3 +10,6 @@ func archKernels() []*kernel { return nil }
 func policy() (name, reason string) {
 	return "generic", "no assembly kernels in this build"
 }
+
+func (k *kernel) encrypt(ks *schedule, dst, src []byte) { encryptBlocksGeneric(ks, dst, src) }
+func (k *kernel) decrypt(ks *schedule, dst, src []byte) { decryptBlocksGeneric(ks, dst, src) }

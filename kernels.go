@@ -14,12 +14,14 @@ type Implementation struct {
 	Supported    bool   // this CPU and OS can run it
 }
 
-// kernel is an implementation and its code. encrypt and decrypt process
+// kernel is an implementation. Its methods encrypt and decrypt, defined
+// with the kernels of each architecture (dispatch_*.go), process
 // len(src)/BlockSize blocks; the ladder passes them a multiple of Blocks
-// unless the kernel is the last (narrowest) of its ladder.
+// unless the kernel is the last (narrowest) of its ladder. They dispatch
+// with a switch rather than through function values so that the compiler
+// sees every call, and buffers on the caller's stack do not escape.
 type kernel struct {
 	Implementation
-	encrypt, decrypt func(ks *schedule, dst, src []byte)
 	// narrower is the name of the kernel that takes the blocks left over,
 	// "" for the last of its ladder.
 	narrower string
@@ -30,8 +32,6 @@ type kernel struct {
 // generic is the portable kernel, present in every build.
 var generic = &kernel{
 	Implementation: Implementation{Name: "generic", Blocks: 1, Supported: true},
-	encrypt:        encryptBlocksGeneric,
-	decrypt:        decryptBlocksGeneric,
 }
 
 // kernels lists every kernel of this build in order of preference.

@@ -23,9 +23,7 @@ type Cipher struct {
 	ks     schedule
 	ladder []*kernel // widest first; the last one takes any number of blocks
 	impl   string    // the name NewCipher chose or NewCipherImpl was given
-
-	// The narrowest kernel of the ladder, for single blocks.
-	encrypt1, decrypt1 func(ks *schedule, dst, src []byte)
+	narrow *kernel   // the narrowest kernel of the ladder, for single blocks
 }
 
 // NewCipher creates and returns a Cipher with the implementation that the
@@ -54,12 +52,7 @@ func newCipher(key []byte, k *kernel) (*Cipher, error) {
 	default:
 		return nil, KeySizeError(len(key))
 	}
-	c := &Cipher{
-		ladder:   k.ladder,
-		impl:     k.Name,
-		encrypt1: k.ladder[len(k.ladder)-1].encrypt,
-		decrypt1: k.ladder[len(k.ladder)-1].decrypt,
-	}
+	c := &Cipher{ladder: k.ladder, impl: k.Name, narrow: k.ladder[len(k.ladder)-1]}
 	c.ks.expand(key)
 	return c, nil
 }
@@ -74,14 +67,14 @@ func (c *Cipher) Implementation() string { return c.impl }
 // overlap entirely or not at all.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	c.encrypt1(&c.ks, dst[:BlockSize], src[:BlockSize])
+	c.narrow.encrypt(&c.ks, dst[:BlockSize], src[:BlockSize])
 }
 
 // Decrypt decrypts the first block of src into dst. dst and src must
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	c.decrypt1(&c.ks, dst[:BlockSize], src[:BlockSize])
+	c.narrow.decrypt(&c.ks, dst[:BlockSize], src[:BlockSize])
 }
 
 func checkBlock(dst, src []byte) {

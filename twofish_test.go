@@ -181,6 +181,9 @@ func TestAllocations(t *testing.T) {
 			"Decrypt":       func() { c.Decrypt(buf, buf) },
 			"encryptBlocks": func() { c.encryptBlocks(buf, buf) },
 			"decryptBlocks": func() { c.decryptBlocks(buf[:2048], buf[2048:]) },
+			// Buffers on the caller's stack stay there.
+			"Encrypt of a stack array": func() { var b [BlockSize]byte; c.Encrypt(b[:], b[:]) },
+			"Decrypt of a stack array": func() { var b [BlockSize]byte; c.Decrypt(b[:], b[:]) },
 		} {
 			if n := testing.AllocsPerRun(20, f); n != 0 {
 				t.Errorf("%s allocates %v times per call", name, n)
@@ -230,4 +233,30 @@ func TestImplEnvironment(t *testing.T) {
 		!strings.HasSuffix(got, `TWOFISH_IMPL ignored: twofish: unknown implementation "no-such-kernel"`) {
 		t.Errorf("TWOFISH_IMPL=no-such-kernel: got %q", got)
 	}
+}
+
+// TestModeAllocations checks that no mode allocates per call once built.
+func TestModeAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		c := mustCipher(t, make([]byte, 32), impl.Name)
+		x, _ := NewXTSImpl(make([]byte, 64), impl.Name)
+		iv := make([]byte, BlockSize)
+		buf := make([]byte, 8192+5)
+		for _, mc := range modeCases {
+			m := mc.ours(c, iv)
+			n := len(buf)
+			if mc.blockMode {
+				n -= n % BlockSize
+			}
+			if allocs := testing.AllocsPerRun(10, func() { crypt(m, buf[:n], buf[:n]) }); allocs != 0 {
+				t.Errorf("%s allocates %v times per call", mc.name, allocs)
+			}
+		}
+		if allocs := testing.AllocsPerRun(10, func() { x.Encrypt(buf, buf, 3); x.Decrypt(buf, buf, 3) }); allocs != 0 {
+			t.Errorf("XTS allocates %v times per call", allocs)
+		}
+	})
 }
