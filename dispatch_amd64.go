@@ -47,6 +47,24 @@ func (k *kernel) decrypt(ks *schedule, dst, src []byte) {
 	}
 }
 
+// encryptBlock and decryptBlock process one block with k, the narrowest
+// kernel of a ladder: the path of Encrypt, Decrypt and the serial modes.
+func (k *kernel) encryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
+	if k == amd64x1 {
+		encryptBlocks1x(ks, &dst[0], &src[0], 1)
+		return
+	}
+	encryptBlockGeneric(ks, dst[:], src[:])
+}
+
+func (k *kernel) decryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
+	if k == amd64x1 {
+		decryptBlocks1x(ks, &dst[0], &src[0], 1)
+		return
+	}
+	decryptBlockGeneric(ks, dst[:], src[:])
+}
+
 // The Go side of the kernels: the length checks happen here, so the
 // assembly can trust its pointers and counts.
 

@@ -13,3 +13,13 @@ func policy() (name, reason string) {
 
 func (k *kernel) encrypt(ks *schedule, dst, src []byte) { encryptBlocksGeneric(ks, dst, src) }
 func (k *kernel) decrypt(ks *schedule, dst, src []byte) { decryptBlocksGeneric(ks, dst, src) }
+
+// encryptBlock and decryptBlock process one block with k, the narrowest
+// kernel of a ladder: the path of Encrypt, Decrypt and the serial modes.
+func (k *kernel) encryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
+	encryptBlockGeneric(ks, dst[:], src[:])
+}
+
+func (k *kernel) decryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
+	decryptBlockGeneric(ks, dst[:], src[:])
+}

@@ -3,7 +3,9 @@ package twofish
 import (
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -11,15 +13,44 @@ import (
 var keySizes = []int{16, 24, 32}
 
 // forEachImpl runs f as a subtest for every implementation of this build.
-// One that this CPU cannot run is reported as skipped, with its name.
+// One that this CPU cannot run is reported as skipped, with its name,
+// unless TWOFISH_TEST_REQUIRE (a comma-separated list of names, set by CI)
+// names it: then the test fails, so a kernel that was expected to run
+// never passes silently.
 func forEachImpl(t *testing.T, f func(t *testing.T, impl Implementation)) {
 	for _, impl := range Implementations() {
 		t.Run(impl.Name, func(t *testing.T) {
 			if !impl.Supported {
+				if required(impl.Name) {
+					t.Fatalf("implementation %s is required by TWOFISH_TEST_REQUIRE but not supported on this CPU", impl.Name)
+				}
 				t.Skipf("implementation %s is not supported on this CPU", impl.Name)
 			}
 			f(t, impl)
 		})
+	}
+}
+
+// required reports whether TWOFISH_TEST_REQUIRE names impl.
+func required(impl string) bool {
+	return slices.Contains(strings.Split(os.Getenv("TWOFISH_TEST_REQUIRE"), ","), impl)
+}
+
+// TestRequiredImplementations fails if TWOFISH_TEST_REQUIRE names an
+// implementation this build does not have at all.
+func TestRequiredImplementations(t *testing.T) {
+	env := os.Getenv("TWOFISH_TEST_REQUIRE")
+	if env == "" {
+		t.Skip("TWOFISH_TEST_REQUIRE is not set")
+	}
+	for _, name := range strings.Split(env, ",") {
+		k := find(name)
+		switch {
+		case k == nil:
+			t.Errorf("TWOFISH_TEST_REQUIRE names %q, which this build does not have", name)
+		case !k.Supported:
+			t.Errorf("TWOFISH_TEST_REQUIRE names %q, which this CPU does not support", name)
+		}
 	}
 }
 

@@ -26,7 +26,9 @@ func blocksOf(b cipher.Block) blocks {
 }
 
 // encryptBlock encrypts one block without Encrypt's checks, for the modes.
-func (c *Cipher) encryptBlock(dst, src []byte) { c.narrow.encrypt(&c.ks, dst, src) }
+func (c *Cipher) encryptBlock(dst, src []byte) {
+	c.narrow.encryptBlock(&c.ks, (*[BlockSize]byte)(dst), (*[BlockSize]byte)(src))
+}
 
 // blockByBlock adapts any cipher.Block.
 type blockByBlock struct{ b cipher.Block }

@@ -67,14 +67,14 @@ func (c *Cipher) Implementation() string { return c.impl }
 // overlap entirely or not at all.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	c.narrow.encrypt(&c.ks, dst[:BlockSize], src[:BlockSize])
+	c.narrow.encryptBlock(&c.ks, (*[BlockSize]byte)(dst), (*[BlockSize]byte)(src))
 }
 
 // Decrypt decrypts the first block of src into dst. dst and src must
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	c.narrow.decrypt(&c.ks, dst[:BlockSize], src[:BlockSize])
+	c.narrow.decryptBlock(&c.ks, (*[BlockSize]byte)(dst), (*[BlockSize]byte)(src))
 }
 
 func checkBlock(dst, src []byte) {
