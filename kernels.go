@@ -82,13 +82,18 @@ type choice struct {
 	reason string
 }
 
-// selection makes the choice once per process: the CPU policy's answer,
-// unless TWOFISH_IMPL names a supported implementation.
+// selection makes the choice once per process.
 var selection = sync.OnceValue(func() choice {
+	env, set := os.LookupEnv("TWOFISH_IMPL")
+	return choose(env, set)
+})
+
+// choose returns the CPU policy's answer, unless the TWOFISH_IMPL value env
+// is set and names a supported implementation.
+func choose(env string, set bool) choice {
 	name, reason := policy()
 	auto := choice{find(name), reason}
-	env, ok := os.LookupEnv("TWOFISH_IMPL")
-	if !ok {
+	if !set {
 		return auto
 	}
 	k, err := lookup(env)
@@ -97,7 +102,7 @@ var selection = sync.OnceValue(func() choice {
 		return auto
 	}
 	return choice{k, "TWOFISH_IMPL=" + env + " overrides the CPU policy (" + name + ": " + reason + ")"}
-})
+}
 
 // AutoImplementation returns the name of the implementation that NewCipher
 // uses in this process and a one-line reason for the choice.
