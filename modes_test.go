@@ -186,6 +186,9 @@ func TestModeMisuse(t *testing.T) {
 
 	for _, mc := range modeCases {
 		m := mc.ours(c, iv)
+		if bm, ok := m.(cipher.BlockMode); ok && bm.BlockSize() != BlockSize {
+			t.Errorf("%s: BlockSize() = %d", mc.name, bm.BlockSize())
+		}
 		t.Run(mc.name, func(t *testing.T) {
 			if mc.blockMode {
 				expectPanic(t, "crypto/cipher: input not full blocks", func() { crypt(m, buf, buf[:17]) })
