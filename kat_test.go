@@ -1,24 +1,20 @@
 package twofish
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/kat"
 )
 
 // The official known-answer and Monte Carlo tests of the Twofish submission
 // (testdata/*.TXT, as published with the AES candidate package).
 
-// katRecord is one I=... entry of a test file: its fields by name (KEY, PT,
-// CT, IV) and the KEYSIZE section it belongs to.
-type katRecord struct {
-	keySize int
-	fields  map[string][]byte
-}
+// katRecord is one I=... entry of a test file, as package kat parses it.
+type katRecord = kat.Record
 
 func readKAT(t *testing.T, name string) []katRecord {
 	t.Helper()
@@ -27,34 +23,9 @@ func readKAT(t *testing.T, name string) []katRecord {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var recs []katRecord
-	keySize := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
-		if !ok {
-			continue
-		}
-		switch k {
-		case "KEYSIZE":
-			keySize = map[string]int{"128": 16, "192": 24, "256": 32}[v]
-		case "I":
-			recs = append(recs, katRecord{keySize, map[string][]byte{}})
-		case "KEY", "PT", "CT", "IV":
-			b, err := hex.DecodeString(v)
-			if err != nil || len(recs) == 0 {
-				t.Fatalf("%s: bad line %q", name, sc.Text())
-			}
-			recs[len(recs)-1].fields[k] = b
-		}
-	}
-	if err := sc.Err(); err != nil {
+	recs, err := kat.Parse(name, f)
+	if err != nil {
 		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if r.keySize == 0 || len(r.fields["KEY"]) != r.keySize {
-			t.Fatalf("%s: record with key size %d and key %x", name, r.keySize, r.fields["KEY"])
-		}
 	}
 	return recs
 }
@@ -112,14 +83,14 @@ func TestKnownAnswers(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		fill := randBytes(testRand(t), impl.Blocks*BlockSize)
 		for i, r := range recs {
-			pt, ct := r.fields["PT"], r.fields["CT"]
-			h := newLaneHarness(t, impl, r.fields["KEY"], i, fill)
+			pt, ct := r.PT, r.CT
+			h := newLaneHarness(t, impl, r.Key, i, fill)
 			block := append([]byte(nil), pt...)
 			if h.crypt(block, false); !bytes.Equal(block, ct) {
-				t.Errorf("record %d (key %d bits): encrypt = %x, want %x", i, 8*r.keySize, block, ct)
+				t.Errorf("record %d (key %d bits): encrypt = %x, want %x", i, 8*r.KeySize, block, ct)
 			}
 			if h.crypt(block, true); !bytes.Equal(block, pt) {
-				t.Errorf("record %d (key %d bits): decrypt = %x, want %x", i, 8*r.keySize, block, pt)
+				t.Errorf("record %d (key %d bits): decrypt = %x, want %x", i, 8*r.KeySize, block, pt)
 			}
 		}
 	})
@@ -135,23 +106,23 @@ func TestMonteCarlo(t *testing.T) {
 		run  func(h *laneHarness, r katRecord) (got, want []byte)
 	}{
 		{"ECB_E_M.TXT", func(h *laneHarness, r katRecord) ([]byte, []byte) {
-			b := append([]byte(nil), r.fields["PT"]...)
+			b := append([]byte(nil), r.PT...)
 			for range 10000 {
 				h.crypt(b, false)
 			}
-			return b, r.fields["CT"]
+			return b, r.CT
 		}},
 		{"ECB_D_M.TXT", func(h *laneHarness, r katRecord) ([]byte, []byte) {
-			b := append([]byte(nil), r.fields["CT"]...)
+			b := append([]byte(nil), r.CT...)
 			for range 10000 {
 				h.crypt(b, true)
 			}
-			return b, r.fields["PT"]
+			return b, r.PT
 		}},
 		{"CBC_E_M.TXT", func(h *laneHarness, r katRecord) ([]byte, []byte) {
 			// CT_j = E(PT_j ^ CV_j), PT_{j+1} = CV_j, CV_{j+1} = CT_j.
-			pt := append([]byte(nil), r.fields["PT"]...)
-			cv := append([]byte(nil), r.fields["IV"]...)
+			pt := append([]byte(nil), r.PT...)
+			cv := append([]byte(nil), r.IV...)
 			b := make([]byte, BlockSize)
 			for range 10000 {
 				xorInto(b, pt, cv)
@@ -159,12 +130,12 @@ func TestMonteCarlo(t *testing.T) {
 				copy(pt, cv)
 				copy(cv, b)
 			}
-			return b, r.fields["CT"]
+			return b, r.CT
 		}},
 		{"CBC_D_M.TXT", func(h *laneHarness, r katRecord) ([]byte, []byte) {
 			// PT_j = D(CT_j) ^ CV_j, CV_{j+1} = CT_j, CT_{j+1} = PT_j.
-			ct := append([]byte(nil), r.fields["CT"]...)
-			cv := append([]byte(nil), r.fields["IV"]...)
+			ct := append([]byte(nil), r.CT...)
+			cv := append([]byte(nil), r.IV...)
 			b := make([]byte, BlockSize)
 			for range 10000 {
 				copy(b, ct)
@@ -173,7 +144,7 @@ func TestMonteCarlo(t *testing.T) {
 				copy(cv, ct)
 				copy(ct, b)
 			}
-			return b, r.fields["PT"]
+			return b, r.PT
 		}},
 	} {
 		t.Run(strings.TrimSuffix(tc.file, ".TXT"), func(t *testing.T) {
@@ -194,10 +165,10 @@ func TestMonteCarlo(t *testing.T) {
 			forEachImpl(t, func(t *testing.T, impl Implementation) {
 				fill := randBytes(testRand(t), impl.Blocks*BlockSize)
 				for i, r := range recs {
-					h := newLaneHarness(t, impl, r.fields["KEY"], i, fill)
+					h := newLaneHarness(t, impl, r.Key, i, fill)
 					if got, want := tc.run(h, r); !bytes.Equal(got, want) {
 						t.Fatalf("record %d (key %d bits, key %x): got %x, want %x",
-							i, 8*r.keySize, r.fields["KEY"], got, want)
+							i, 8*r.KeySize, r.Key, got, want)
 					}
 				}
 			})

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -16,18 +18,31 @@ import (
 // maxSize bounds -size, so that a typo cannot ask for gigabytes.
 const maxSize = 64 << 20
 
+// sweepSizes are the message sizes of -sweep: 16 bytes to 1 MiB in powers
+// of 4.
+var sweepSizes = []int{16, 64, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20}
+
+// sweepShare is the share of -duration that -sweep spends on each size of
+// each row, so that a sweep of a row costs about as much as its table row.
+const sweepShare = 8
+
 // benchConfig is what the bench command line asks for.
 type benchConfig struct {
 	impls    []string      // Twofish implementations to measure, all supported
 	skipped  []string      // with -impl all, those this CPU cannot run
 	keySizes []int         // in bits
+	modes    []string      // modes of the rows, from benchModes
 	size     int           // the longest buffer, in bytes
 	duration time.Duration // time to spend on each row
 	compare  bool          // add x/crypto/twofish and crypto/aes tables
+	sweep    bool          // add the throughput of each row for sweepSizes
+	format   string        // text, json, csv or gobench
+	svg      string        // file to write charts to, "" for none
 }
 
-// runBench implements "twofish bench": the header, then a table per
-// target on stdout as each is measured, with progress on stderr.
+// runBench implements "twofish bench": the header, then a table per target
+// on stdout as each is measured, then with -sweep the sweep, with progress
+// on stderr, and with -svg the charts.
 func runBench(args []string, stdout, stderr io.Writer) int {
 	cfg, ok := parseBench(args, stderr)
 	if !ok {
@@ -38,30 +53,62 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "twofish bench:", err)
 		return exitFailure
 	}
-
-	fmt.Fprintln(stdout, "cpu:", cpuName())
-	fmt.Fprintln(stdout, "go:", runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)
-	fmt.Fprintln(stdout, selected())
-	for _, name := range cfg.skipped {
-		fmt.Fprintf(stdout, "skipped: %s (not supported on this CPU)\n", name)
+	rep := newReporter(cfg.format, stdout)
+	name, reason := twofish.AutoImplementation()
+	h := benchHeader{
+		CPU: cpuName(), Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		Auto: name, Reason: reason, Skipped: cfg.skipped,
 	}
-
-	width := 0
 	for _, t := range targets {
-		width = max(width, len(t.label))
+		h.width = max(h.width, len(t.label))
 	}
+	rep.header(h)
+
+	var results []result
 	buf := make([]byte, cfg.size)
 	for i, t := range targets {
 		fmt.Fprintf(stderr, "twofish bench: [%d/%d] %s\n", i+1, len(targets), t.label)
-		fmt.Fprintln(stdout)
-		printHeader(stdout, width, t.label)
+		rep.beginTable(t)
 		for _, r := range t.rows {
-			ns, mhz := measureRow(r.op, buf, cfg.duration)
-			printRow(stdout, width, r.name, ns, mhz)
+			m := measureRow(r.op, buf, cfg.duration)
+			res := newResult(t, r, cfg.size, "slope", m)
+			results = append(results, res)
+			rep.result(res)
 		}
-		printFooter(stdout, width)
+		rep.endTable()
+	}
+	if cfg.sweep {
+		buf := make([]byte, sweepSizes[len(sweepSizes)-1])
+		for i, t := range targets {
+			fmt.Fprintf(stderr, "twofish bench: sweep [%d/%d] %s\n", i+1, len(targets), t.label)
+			for _, r := range t.rows {
+				for _, size := range sweepSizes {
+					m := measureCall(r.op, buf[:size], cfg.duration/sweepShare)
+					res := newResult(t, r, size, "call", m)
+					results = append(results, res)
+					rep.result(res)
+				}
+			}
+		}
+	}
+	if err := rep.finish(); err != nil {
+		fmt.Fprintln(stderr, "twofish bench:", err)
+		return exitFailure
+	}
+	if cfg.svg != "" {
+		if err := writeSVG(cfg.svg, h, targets, results); err != nil {
+			fmt.Fprintln(stderr, "twofish bench:", err)
+			return exitFailure
+		}
 	}
 	return exitOK
+}
+
+// A measurement is what measureRow or measureCall found.
+type measurement struct {
+	ns    float64 // nanoseconds per byte
+	mhz   float64 // clock, 0 if this build cannot measure it
+	loops int     // calls of the operation per timing
 }
 
 // measureRow returns what op costs in nanoseconds per byte on buffers of up
@@ -69,7 +116,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 // in MHz, the median of measurements before and after each fit, which is
 // how bench-slope's "auto Mhz" brackets its measurements; 0 if this build
 // cannot measure the clock.
-func measureRow(op func(buf []byte), buf []byte, d time.Duration) (ns, mhz float64) {
+func measureRow(op func(buf []byte), buf []byte, d time.Duration) measurement {
 	// Stay on one thread, and so most likely on one core, so that the
 	// clock is measured where the work runs.
 	runtime.LockOSThread()
@@ -81,7 +128,24 @@ func measureRow(op func(buf []byte), buf []byte, d time.Duration) (ns, mhz float
 		fits[i] = s.fit()
 		clocks = append(clocks, cpuclock.MHz())
 	}
-	return median(fits), median(clocks)
+	return measurement{median(fits), median(clocks), s.loops}
+}
+
+// measureCall returns what one call of op on all of buf costs per byte,
+// the median of slopeFits timings in about d, and the clock as measureRow
+// does. Unlike the slope, the cost includes the cost per call, which is the
+// point of a sweep over message sizes.
+func measureCall(op func(buf []byte), buf []byte, d time.Duration) measurement {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	loops := calibrate(op, buf, d/slopeFits)
+	times := make([]float64, slopeFits)
+	clocks := []float64{cpuclock.MHz()}
+	for i := range times {
+		times[i] = float64(timeLoops(op, buf, loops)) / float64(loops) / float64(len(buf))
+		clocks = append(clocks, cpuclock.MHz())
+	}
+	return measurement{median(times), median(clocks), loops}
 }
 
 // parseBench parses the bench command line. When it reports false, it has
@@ -90,10 +154,14 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, bool) {
 	fs := newFlagSet("bench", " [flags]", stderr)
 	impl := fs.String("impl", "all", "measure the Twofish implementation `name` (one that \"twofish info\" lists), auto (the one NewCipher selects) or all")
 	keySizes := fs.String("keysize", "128,256", "comma-separated key `sizes` in bits: 128, 192 or 256")
+	modes := fs.String("modes", "ecb,cbc,cfb,ofb,ctr,xts", "comma-separated `modes` to measure, each encrypting and decrypting")
 	cfg := &benchConfig{}
 	fs.IntVar(&cfg.size, "size", 8192, "longest buffer in `bytes`, a multiple of 16 from 128; each fit also times 7 shorter ones")
 	fs.DurationVar(&cfg.duration, "duration", 300*time.Millisecond, "time to spend measuring each row")
-	fs.BoolVar(&cfg.compare, "compare", false, "add tables for golang.org/x/crypto/twofish and crypto/aes through crypto/cipher")
+	fs.BoolVar(&cfg.compare, "compare", false, "add tables for golang.org/x/crypto/twofish (and x/crypto/xts) and crypto/aes through crypto/cipher")
+	fs.BoolVar(&cfg.sweep, "sweep", false, "also measure each row on messages of 16 B to 1 MiB (powers of 4), per call rather than by slope, so the cost per call shows")
+	fs.StringVar(&cfg.format, "format", "text", "output `format`: text (bench-slope tables), json, csv or gobench (the Go benchmark format, for benchstat)")
+	fs.StringVar(&cfg.svg, "svg", "", "also write charts to `file`: MiB/s of each mode and target, and with -sweep MiB/s against message size")
 	if !parseFlags(fs, args) {
 		return nil, false
 	}
@@ -102,11 +170,20 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, bool) {
 	if err == nil {
 		cfg.keySizes, err = parseKeySizes(*keySizes)
 	}
+	if err == nil {
+		cfg.modes, err = parseModes(*modes)
+	}
 	if err == nil && (cfg.size < 128 || cfg.size > maxSize || cfg.size%16 != 0) {
 		err = fmt.Errorf("-size %d: want a multiple of 16 from 128 to %d", cfg.size, maxSize)
 	}
 	if err == nil && cfg.duration <= 0 {
 		err = fmt.Errorf("-duration %v: want more than 0", cfg.duration)
+	}
+	if err == nil && newReporter(cfg.format, io.Discard) == nil {
+		err = fmt.Errorf("-format %q: want text, json, csv or gobench", cfg.format)
+	}
+	if err == nil && cfg.svg != "" {
+		err = checkCreatable(cfg.svg)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "twofish bench:", err)
@@ -114,6 +191,20 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, bool) {
 		return nil, false
 	}
 	return cfg, true
+}
+
+// checkCreatable reports an error if the file name cannot be written: its
+// directory does not exist, or it is a directory. It does not create it, so
+// that a bad -svg fails before minutes of measuring rather than after.
+func checkCreatable(name string) error {
+	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+		return fmt.Errorf("-svg %s: is a directory", name)
+	}
+	dir := filepath.Dir(name)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("-svg %s: no directory %s", name, dir)
+	}
+	return nil
 }
 
 // selectImpls turns the -impl flag into the implementations to measure

@@ -11,7 +11,8 @@ import (
 )
 
 // rowNames are the rows of every table, in order.
-var rowNames = []string{"ECB enc", "ECB dec", "CBC enc", "CBC dec", "CTR enc", "CTR dec"}
+var rowNames = []string{"ECB enc", "ECB dec", "CBC enc", "CBC dec", "CFB enc", "CFB dec",
+	"OFB enc", "OFB dec", "CTR enc", "CTR dec", "XTS enc", "XTS dec"}
 
 var (
 	headerRE = regexp.MustCompile(`^(.*\S) +\|  nanosecs/byte   mebibytes/sec   cycles/byte  auto Mhz$`)
@@ -23,6 +24,12 @@ var (
 // time, checks the header and the layout of every table, and returns the
 // tables' labels.
 func benchTables(t *testing.T, args ...string) []string {
+	t.Helper()
+	return benchTablesRows(t, rowNames, args...)
+}
+
+// benchTablesRows is benchTables for tables of the rows names.
+func benchTablesRows(t *testing.T, names []string, args ...string) []string {
 	t.Helper()
 	args = append([]string{"bench", "-size", "256", "-duration", "1ms"}, args...)
 	status, stdout, stderr := runTool(t, args...)
@@ -43,8 +50,8 @@ func benchTables(t *testing.T, args ...string) []string {
 			t.Errorf("no %s in the progress on stderr:\n%s", progress, stderr)
 		}
 		lines := strings.Split(table, "\n")
-		if len(lines) != len(rowNames)+2 {
-			t.Errorf("table has %d lines, want %d:\n%s", len(lines), len(rowNames)+2, table)
+		if len(lines) != len(names)+2 {
+			t.Errorf("table has %d lines, want %d:\n%s", len(lines), len(names)+2, table)
 			continue
 		}
 		m := headerRE.FindStringSubmatch(lines[0])
@@ -59,8 +66,8 @@ func benchTables(t *testing.T, args ...string) []string {
 			switch {
 			case m == nil:
 				t.Errorf("row %q", line)
-			case m[1] != rowNames[j]:
-				t.Errorf("row %d is %q, want %q", j, m[1], rowNames[j])
+			case m[1] != names[j]:
+				t.Errorf("row %d is %q, want %q", j, m[1], names[j])
 			case strings.Index(line, "|") != bar:
 				t.Errorf("row %q not aligned with its header %q", line, lines[0])
 			case (m[4] == "-") == cpuclock.Available():

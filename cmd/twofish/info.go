@@ -1,19 +1,56 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"text/tabwriter"
 
 	"github.com/twofish-go/twofish"
 )
 
+// infoJSON is what "twofish info -json" prints.
+type infoJSON struct {
+	CPU             string     `json:"cpu"`
+	Go              string     `json:"go"`
+	GOOS            string     `json:"goos"`
+	GOARCH          string     `json:"goarch"`
+	Implementations []implJSON `json:"implementations"` // in order of preference
+	Selected        string     `json:"selected"`        // the implementation NewCipher selects
+	Reason          string     `json:"reason"`          // and why
+}
+
+// implJSON is one implementation in "twofish info -json".
+type implJSON struct {
+	Name         string `json:"name"`
+	Blocks       int    `json:"blocks"`
+	ConstantTime bool   `json:"constant_time"`
+	Supported    bool   `json:"supported"`
+}
+
 // runInfo implements "twofish info": a line per implementation compiled
-// into this build, then the one NewCipher selects and why.
+// into this build, then the one NewCipher selects and why; with -json, the
+// same and the CPU and Go version as one JSON object.
 func runInfo(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("info", "", stderr)
+	fs := newFlagSet("info", " [-json]", stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object, for scripts")
 	if !parseFlags(fs, args) {
 		return exitUsage
+	}
+	if *asJSON {
+		info := infoJSON{CPU: cpuName(), Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
+		for _, im := range twofish.Implementations() {
+			info.Implementations = append(info.Implementations, implJSON{im.Name, im.Blocks, im.ConstantTime, im.Supported})
+		}
+		info.Selected, info.Reason = twofish.AutoImplementation()
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(info); err != nil {
+			fmt.Fprintln(stderr, "twofish info:", err)
+			return exitFailure
+		}
+		return exitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "implementation\tblocks\tconstant-time\tsupported")

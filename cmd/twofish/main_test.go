@@ -42,6 +42,19 @@ func TestUsageErrors(t *testing.T) {
 		{"bench", "-duration", "-1s"},
 		{"bench", "-duration", "soon"},
 		{"bench", "-compare=maybe"},
+		{"bench", "-modes", "gcm"},
+		{"bench", "-modes", "ctr,"},
+		{"bench", "-modes", ""},
+		{"bench", "-format", "xml"},
+		{"bench", "-svg", "/nonexistent/dir/chart.svg"},
+		{"bench", "-svg", "."},
+		{"bench", "-sweep=maybe"},
+		{"info", "-json=maybe"},
+		{"selftest", "-h"},
+		{"selftest", "extra"},
+		{"selftest", "-impl", "nosuchimpl"},
+		{"selftest", "-seed", "x"},
+		{"selftest", "-full=maybe"},
 	} {
 		status, stdout, stderr := runTool(t, args...)
 		if status != exitUsage {

@@ -4,37 +4,61 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/twofish-go/twofish"
 	xtwofish "golang.org/x/crypto/twofish"
+	"golang.org/x/crypto/xts"
 )
 
 // A target is one table of the benchmark: a keyed block cipher and the
 // operations of its rows.
 type target struct {
-	label string // "Twofish (impl=generic, key=256)"
-	rows  []row
+	label  string // "Twofish (impl=generic, key=256)"
+	cipher string // "Twofish" or "AES"
+	impl   string // "generic", "xcrypto", "crypto/aes"
+	bits   int    // key size
+	rows   []row
 }
 
 // A row is one line of a table: an operation that encrypts or decrypts a
 // buffer in place.
 type row struct {
-	name string // "ECB enc"
+	mode string // "ECB"
+	dir  string // "enc" or "dec"
 	op   func(buf []byte)
 }
 
+// name is how tables show the row: "ECB enc".
+func (r row) name() string { return r.mode + " " + r.dir }
+
+// benchModes are the modes bench measures, in the order of its rows; each
+// has an "enc" and a "dec" row.
+var benchModes = []string{"ECB", "CBC", "CFB", "OFB", "CTR", "XTS"}
+
 // targets returns the tables cfg asks for: each Twofish implementation with
 // each key size, then, with -compare, golang.org/x/crypto/twofish and
-// crypto/aes with each key size.
+// crypto/aes with each key size. Each has a row per direction of each mode
+// in cfg.modes.
 func (cfg *benchConfig) targets() ([]target, error) {
 	var ts []target
+	add := func(cipherName, impl string, bits int, rows []row) {
+		label := fmt.Sprintf("%s (impl=%s, key=%d)", cipherName, impl, bits)
+		rows = slices.DeleteFunc(rows, func(r row) bool { return !slices.Contains(cfg.modes, r.mode) })
+		ts = append(ts, target{label, cipherName, impl, bits, rows})
+	}
 	for _, impl := range cfg.impls {
 		for _, bits := range cfg.keySizes {
 			c, err := twofish.NewCipherImpl(benchKey(bits), impl)
 			if err != nil {
 				return nil, err
 			}
-			ts = append(ts, target{fmt.Sprintf("Twofish (impl=%s, key=%d)", impl, bits), twofishRows(c)})
+			x, err := twofish.NewXTSImpl(benchKey(2*bits), impl)
+			if err != nil {
+				return nil, err
+			}
+			add("Twofish", impl, bits, twofishRows(c, x))
 		}
 	}
 	if !cfg.compare {
@@ -45,16 +69,38 @@ func (cfg *benchConfig) targets() ([]target, error) {
 		if err != nil {
 			return nil, err
 		}
-		ts = append(ts, target{fmt.Sprintf("Twofish (impl=xcrypto, key=%d)", bits), stdRows(b)})
+		x, err := xts.NewCipher(func(key []byte) (cipher.Block, error) { return xtwofish.NewCipher(key) }, benchKey(2*bits))
+		if err != nil {
+			return nil, err
+		}
+		add("Twofish", "xcrypto", bits, stdRows(b, x))
 	}
 	for _, bits := range cfg.keySizes {
 		b, err := aes.NewCipher(benchKey(bits))
 		if err != nil {
 			return nil, err
 		}
-		ts = append(ts, target{fmt.Sprintf("AES (impl=crypto/aes, key=%d)", bits), stdRows(b)})
+		x, err := xts.NewCipher(aes.NewCipher, benchKey(2*bits))
+		if err != nil {
+			return nil, err
+		}
+		add("AES", "crypto/aes", bits, stdRows(b, x))
 	}
 	return ts, nil
+}
+
+// parseModes parses the -modes flag, a comma-separated list of modes in
+// any case, into the modes of benchModes it names, in benchModes' order.
+func parseModes(spec string) ([]string, error) {
+	var modes []string
+	for _, field := range strings.Split(spec, ",") {
+		m := strings.ToUpper(strings.TrimSpace(field))
+		if !slices.Contains(benchModes, m) {
+			return nil, fmt.Errorf("-modes %q: want modes from %s separated by commas", spec, strings.ToLower(strings.Join(benchModes, ",")))
+		}
+		modes = append(modes, m)
+	}
+	return slices.DeleteFunc(slices.Clone(benchModes), func(m string) bool { return !slices.Contains(modes, m) }), nil
 }
 
 // benchKey returns a fixed key of bits bits.
@@ -66,31 +112,47 @@ func benchKey(bits int) []byte {
 	return key
 }
 
-// twofishRows returns the rows for c through the modes of package twofish,
-// which hand whole runs of blocks to c's kernels.
-func twofishRows(c *twofish.Cipher) []row {
+// twofishRows returns the rows for c and x (XTS with the same
+// implementation) through the modes of package twofish, which hand whole
+// runs of blocks to c's kernels.
+func twofishRows(c *twofish.Cipher, x *twofish.XTS) []row {
 	iv := make([]byte, twofish.BlockSize)
 	return []row{
-		{"ECB enc", cryptBlocks(twofish.NewECBEncrypter(c))},
-		{"ECB dec", cryptBlocks(twofish.NewECBDecrypter(c))},
-		{"CBC enc", cryptBlocks(twofish.NewCBCEncrypter(c, iv))},
-		{"CBC dec", cryptBlocks(twofish.NewCBCDecrypter(c, iv))},
-		{"CTR enc", xorKeyStream(twofish.NewCTR(c, iv))},
-		{"CTR dec", xorKeyStream(twofish.NewCTR(c, iv))},
+		{"ECB", "enc", cryptBlocks(twofish.NewECBEncrypter(c))},
+		{"ECB", "dec", cryptBlocks(twofish.NewECBDecrypter(c))},
+		{"CBC", "enc", cryptBlocks(twofish.NewCBCEncrypter(c, iv))},
+		{"CBC", "dec", cryptBlocks(twofish.NewCBCDecrypter(c, iv))},
+		{"CFB", "enc", xorKeyStream(twofish.NewCFBEncrypter(c, iv))},
+		{"CFB", "dec", xorKeyStream(twofish.NewCFBDecrypter(c, iv))},
+		{"OFB", "enc", xorKeyStream(twofish.NewOFB(c, iv))},
+		{"OFB", "dec", xorKeyStream(twofish.NewOFB(c, iv))},
+		{"CTR", "enc", xorKeyStream(twofish.NewCTR(c, iv))},
+		{"CTR", "dec", xorKeyStream(twofish.NewCTR(c, iv))},
+		{"XTS", "enc", func(buf []byte) { x.Encrypt(buf, buf, 0) }},
+		{"XTS", "dec", func(buf []byte) { x.Decrypt(buf, buf, 0) }},
 	}
 }
 
-// stdRows returns the rows for b through crypto/cipher's modes, and ECB,
-// which crypto/cipher lacks, as a loop of single-block calls.
-func stdRows(b cipher.Block) []row {
+// stdRows returns the rows for b through crypto/cipher's modes, ECB, which
+// crypto/cipher lacks, as a loop of single-block calls, and XTS through x,
+// a golang.org/x/crypto/xts Cipher over the same block cipher. (crypto/cipher
+// deprecates its CFB and OFB, which are unauthenticated, but keeps them; they
+// are what Twofish's CFB and OFB are compared with.)
+func stdRows(b cipher.Block, x *xts.Cipher) []row {
 	iv := make([]byte, b.BlockSize())
 	return []row{
-		{"ECB enc", blockLoop(b.Encrypt, b.BlockSize())},
-		{"ECB dec", blockLoop(b.Decrypt, b.BlockSize())},
-		{"CBC enc", cryptBlocks(cipher.NewCBCEncrypter(b, iv))},
-		{"CBC dec", cryptBlocks(cipher.NewCBCDecrypter(b, iv))},
-		{"CTR enc", xorKeyStream(cipher.NewCTR(b, iv))},
-		{"CTR dec", xorKeyStream(cipher.NewCTR(b, iv))},
+		{"ECB", "enc", blockLoop(b.Encrypt, b.BlockSize())},
+		{"ECB", "dec", blockLoop(b.Decrypt, b.BlockSize())},
+		{"CBC", "enc", cryptBlocks(cipher.NewCBCEncrypter(b, iv))},
+		{"CBC", "dec", cryptBlocks(cipher.NewCBCDecrypter(b, iv))},
+		{"CFB", "enc", xorKeyStream(cipher.NewCFBEncrypter(b, iv))},
+		{"CFB", "dec", xorKeyStream(cipher.NewCFBDecrypter(b, iv))},
+		{"OFB", "enc", xorKeyStream(cipher.NewOFB(b, iv))},
+		{"OFB", "dec", xorKeyStream(cipher.NewOFB(b, iv))},
+		{"CTR", "enc", xorKeyStream(cipher.NewCTR(b, iv))},
+		{"CTR", "dec", xorKeyStream(cipher.NewCTR(b, iv))},
+		{"XTS", "enc", func(buf []byte) { x.Encrypt(buf, buf, 0) }},
+		{"XTS", "dec", func(buf []byte) { x.Decrypt(buf, buf, 0) }},
 	}
 }
 

@@ -1,0 +1,386 @@
+package main
+
+import (
+	"bytes"
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/twofish-go/twofish"
+)
+
+// cryptModes are the modes of enc and dec.
+var cryptModes = []string{"ecb", "cbc", "cfb", "ofb", "ctr", "xts"}
+
+// maxSectorSize bounds -sector-size, which is held in memory per sector.
+const maxSectorSize = 16 << 20
+
+// cryptConfig is what an enc or dec command line asks for.
+type cryptConfig struct {
+	decrypt    bool
+	mode       string // one of cryptModes
+	key        []byte // 16, 24 or 32 bytes; xts: 32, 48 or 64
+	iv         []byte // 16 bytes for cbc, cfb, ofb and ctr; nil for ecb and xts
+	randomIV   bool   // enc made iv up
+	ivOut      string // file to write the IV to, "" for none
+	in, out    string // file names, "-" for standard input and output
+	force      bool   // overwrite an existing output
+	pad        bool   // PKCS#7 padding (ecb and cbc)
+	sectorSize int    // xts
+	sector     uint64 // xts: the number of the first sector
+	impl       string // "auto" or an implementation name
+}
+
+// A usageError is a bad command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// runEnc implements "twofish enc".
+func runEnc(args []string, stdout, stderr io.Writer) int {
+	return runCrypt(false, args, stdout, stderr)
+}
+
+// runDec implements "twofish dec".
+func runDec(args []string, stdout, stderr io.Writer) int {
+	return runCrypt(true, args, stdout, stderr)
+}
+
+// cryptSynopsis is the usage line of enc and dec, after the command name.
+const cryptSynopsis = " -mode MODE (-key HEX | -key-file FILE) [-iv HEX] [-in FILE|-] [-out FILE|-] [flags]"
+
+// cryptHelp explains enc and dec after their flags.
+const cryptHelp = `
+Modes: ecb, cbc, cfb (full-block feedback), ofb, ctr (128-bit big-endian
+counter) and xts (IEEE 1619, dm-crypt plain64 layout). Keys are 16, 24 or 32
+bytes in hex; xts takes two of them, 32, 48 or 64 bytes. cbc, cfb, ofb and ctr
+take a 16-byte IV: if enc has no -iv, it makes a random one with crypto/rand
+and prints it to stderr as "iv=HEX" (and writes it to -iv-out FILE); dec needs
+-iv. ecb and cbc pad with PKCS#7 unless -nopad. xts encrypts each sector of
+-sector-size bytes with its number, counting from -sector, as the tweak; a
+short last sector of 16 bytes or more uses ciphertext stealing.
+
+The input is streamed in 1 MiB chunks: memory stays small for any size, and
+ecb, ctr, xts and cbc and cfb decryption spread the chunks over all cores
+(GOMAXPROCS). On a terminal, stderr shows progress for inputs from 64 MiB.
+
+An output file is written under a temporary name in its directory and renamed
+into place only when all went well, so a failure leaves none; it is created
+readable by its owner only. Standard output ("-out -", the default) is written
+as the work goes, so after a failure what it got must be discarded.
+Exit status: 0 done, 1 failed, 2 bad command line.
+`
+
+// runCrypt implements enc (decrypt false) and dec: it reports every error
+// in one line on stderr.
+func runCrypt(decrypt bool, args []string, stdout, stderr io.Writer) int {
+	name := "enc"
+	if decrypt {
+		name = "dec"
+	}
+	cfg, err := parseCrypt(name, decrypt, args, stderr)
+	if err == nil {
+		err = cryptFiles(cfg, stdout, stderr)
+	}
+	var u usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case err == errReported:
+		return exitUsage
+	case errors.As(err, &u):
+		fmt.Fprintf(stderr, "twofish %s: %v\n", name, err)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "twofish %s: %v\n", name, err)
+	return exitFailure
+}
+
+// errReported is a usage error that the flag package has printed already.
+var errReported = errors.New("reported")
+
+// parseCrypt parses and checks an enc or dec command line. Bad values give
+// a usageError of one line; bad flags are printed by the flag package with
+// a line of synopsis, and give errReported.
+func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cryptConfig, error) {
+	fs := flag.NewFlagSet("twofish "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := &cryptConfig{decrypt: decrypt}
+	mode := fs.String("mode", "", "cipher `mode`: ecb, cbc, cfb, ofb, ctr or xts (required)")
+	keyHex := fs.String("key", "", "the key in `hex`")
+	keyFile := fs.String("key-file", "", "read the key in hex from `file`, which keeps it off the command line")
+	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter)")
+	fs.StringVar(&cfg.in, "in", "-", "read from `file`; - is standard input")
+	fs.StringVar(&cfg.out, "out", "-", "write to `file`; - is standard output")
+	fs.BoolVar(&cfg.force, "f", false, "overwrite an existing output file (and -iv-out file)")
+	nopad := fs.Bool("nopad", false, "ecb, cbc: no PKCS#7 padding; the input must be whole 16-byte blocks")
+	fs.IntVar(&cfg.sectorSize, "sector-size", 512, "xts: sector size in `bytes`, a multiple of 16")
+	fs.Uint64Var(&cfg.sector, "sector", 0, "xts: the `number` of the first sector")
+	fs.StringVar(&cfg.impl, "impl", "auto", "Twofish implementation `name` (\"twofish info\" lists them), or auto")
+	if !decrypt {
+		fs.StringVar(&cfg.ivOut, "iv-out", "", "also write the IV, in hex, to `file`")
+	}
+	full := func() {
+		fmt.Fprintf(stderr, "usage: twofish %s%s\n", name, cryptSynopsis)
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, cryptHelp)
+	}
+	short := func() {
+		fmt.Fprintf(stderr, "usage: twofish %s%s (twofish %s -h for help)\n", name, cryptSynopsis, name)
+	}
+	fs.Usage = func() {} // the flag package's message comes first, then ours
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			full()
+		} else {
+			short()
+		}
+		return nil, errReported
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	cfg.mode = strings.ToLower(*mode)
+	switch {
+	case *mode == "":
+		return nil, usagef("-mode is required: ecb, cbc, cfb, ofb, ctr or xts")
+	case !slices.Contains(cryptModes, cfg.mode):
+		return nil, usagef("-mode %q: unknown mode; want ecb, cbc, cfb, ofb, ctr or xts", *mode)
+	}
+	xts := cfg.mode == "xts"
+	needsIV := cfg.mode != "ecb" && !xts
+	padded := cfg.mode == "ecb" || cfg.mode == "cbc"
+
+	// The key. Its text is never repeated in a message. A bad key file is
+	// bad input, not a bad command line.
+	keyErr := usagef
+	switch {
+	case set["key"] && set["key-file"]:
+		return nil, usagef("-key and -key-file: give one")
+	case set["key-file"]:
+		keyErr = func(format string, args ...any) error {
+			return fmt.Errorf("-key-file %s: "+format, append([]any{*keyFile}, args...)...)
+		}
+		text, err := os.ReadFile(*keyFile)
+		if err != nil {
+			return nil, fmt.Errorf("-key-file %v", pathErr(err))
+		}
+		if cfg.key, err = hex.DecodeString(string(bytes.TrimSpace(text))); err != nil {
+			return nil, keyErr("not a key in hex")
+		}
+	case set["key"]:
+		var err error
+		if cfg.key, err = hex.DecodeString(*keyHex); err != nil {
+			return nil, usagef("-key: not hex")
+		}
+	default:
+		return nil, usagef("a key is required: -key HEX or -key-file FILE")
+	}
+	keySizes := "16, 24 or 32"
+	if xts {
+		keySizes = "32, 48 or 64 (two keys)"
+	}
+	switch n := len(cfg.key); {
+	case !xts && (n == 16 || n == 24 || n == 32), xts && (n == 32 || n == 48 || n == 64):
+	default:
+		return nil, keyErr("the key is %s; %s takes %s bytes", plural(n, "byte"), cfg.mode, keySizes)
+	}
+	if xts && !decrypt && bytes.Equal(cfg.key[:len(cfg.key)/2], cfg.key[len(cfg.key)/2:]) {
+		return nil, usagef("the two halves of the xts key are equal; IEEE 1619 requires different data and tweak keys")
+	}
+
+	switch {
+	case set["iv"] && !needsIV:
+		return nil, usagef("-iv: %s takes no IV", cfg.mode)
+	case set["iv"]:
+		var err error
+		if cfg.iv, err = hex.DecodeString(*ivHex); err != nil {
+			return nil, usagef("-iv: not hex")
+		}
+		if len(cfg.iv) != twofish.BlockSize {
+			return nil, usagef("-iv is %s; want 16", plural(len(cfg.iv), "byte"))
+		}
+	case needsIV && decrypt:
+		return nil, usagef("-iv is required: %s decryption needs the IV of the encryption", cfg.mode)
+	case needsIV:
+		cfg.iv = make([]byte, twofish.BlockSize)
+		if _, err := crand.Read(cfg.iv); err != nil {
+			return nil, fmt.Errorf("making a random IV: %v", err)
+		}
+		cfg.randomIV = true
+	}
+	if set["iv-out"] && !needsIV {
+		return nil, usagef("-iv-out: %s takes no IV", cfg.mode)
+	}
+	if set["iv-out"] && cfg.ivOut == "" {
+		return nil, usagef("-iv-out: want a file name")
+	}
+
+	if set["nopad"] && !padded {
+		return nil, usagef("-nopad: only ecb and cbc pad")
+	}
+	cfg.pad = padded && !*nopad
+	for _, f := range []string{"sector-size", "sector"} {
+		if set[f] && !xts {
+			return nil, usagef("-%s: only for xts", f)
+		}
+	}
+	if cfg.sectorSize < twofish.BlockSize || cfg.sectorSize > maxSectorSize || cfg.sectorSize%twofish.BlockSize != 0 {
+		return nil, usagef("-sector-size %d: want a multiple of 16 from 16 to %d", cfg.sectorSize, maxSectorSize)
+	}
+	if cfg.in == "" || cfg.out == "" {
+		return nil, usagef("-in and -out: want a file name or -")
+	}
+	if cfg.impl != "auto" {
+		if _, err := twofish.NewCipherImpl(make([]byte, 16), cfg.impl); err != nil {
+			return nil, usagef("-impl: %v", strings.TrimPrefix(err.Error(), "twofish: "))
+		}
+	}
+	return cfg, nil
+}
+
+// pathErr returns err without the operation that *os.PathError adds, which
+// reads oddly in a message ("open x: no such file" becomes "x: no such
+// file").
+func pathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	}
+	return err
+}
+
+// cryptFiles encrypts or decrypts cfg.in to cfg.out. It writes nothing
+// under an output file's name unless all went well.
+func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
+	cr, err := newCrypter(cfg)
+	if err != nil {
+		return err
+	}
+	in := io.Reader(os.Stdin)
+	inFile := os.Stdin
+	if cfg.in != "-" {
+		f, err := os.Open(cfg.in)
+		if err != nil {
+			return fmt.Errorf("-in %v", pathErr(err))
+		}
+		defer f.Close()
+		in, inFile = f, f
+	}
+	total := int64(-1)
+	inInfo, err := inFile.Stat()
+	switch {
+	case err != nil:
+		inInfo = nil
+	case inInfo.IsDir():
+		return fmt.Errorf("-in %s is a directory", cfg.in)
+	case inInfo.Mode().IsRegular():
+		total = inInfo.Size()
+	}
+	if cfg.ivOut != "" {
+		if cfg.ivOut == "-" {
+			return usagef("-iv-out: want a file name, not -")
+		}
+		if samePath(cfg.ivOut, cfg.out) || samePath(cfg.ivOut, cfg.in) {
+			return usagef("-iv-out %s is also the input or the output", cfg.ivOut)
+		}
+	}
+
+	name := "enc"
+	if cfg.decrypt {
+		name = "dec"
+	}
+	clean := newCleanup(stderr, name)
+	defer clean.stop()
+	out, err := createOutput(cfg.out, inInfo, cfg.force, stdout)
+	if err != nil {
+		return err
+	}
+	clean.add(out)
+	var ivOut *output
+	if cfg.ivOut != "" {
+		ivOut, err = createOutput(cfg.ivOut, inInfo, cfg.force, nil)
+		if err == nil {
+			clean.add(ivOut)
+			_, err = fmt.Fprintf(ivOut.w, "%x\n", cfg.iv)
+		}
+		if err != nil {
+			clean.do(func() error {
+				out.abort()
+				if ivOut != nil {
+					ivOut.abort()
+				}
+				return nil
+			})
+			return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
+		}
+	}
+	if cfg.randomIV {
+		fmt.Fprintf(stderr, "iv=%x\n", cfg.iv)
+	}
+
+	p := startProgress(stderr, total)
+	err = cr.run(in, out.w, p.add)
+	p.finish()
+	if err != nil {
+		clean.do(func() error {
+			out.abort()
+			if ivOut != nil {
+				ivOut.abort()
+			}
+			return nil
+		})
+		return err
+	}
+	return clean.do(func() error {
+		if ivOut != nil {
+			if err := ivOut.commit(); err != nil {
+				out.abort()
+				return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
+			}
+		}
+		if err := out.commit(); err != nil {
+			if ivOut != nil {
+				os.Remove(ivOut.name)
+			}
+			return err
+		}
+		return nil
+	})
+}
+
+// samePath reports whether the file names a and b, neither "-", name the
+// same file: the same path, or the same existing file.
+func samePath(a, b string) bool {
+	if a == "-" || b == "-" {
+		return false
+	}
+	if pa, err := filepath.Abs(a); err == nil {
+		if pb, err := filepath.Abs(b); err == nil && pa == pb {
+			return true
+		}
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// plural spells n things: "1 byte", "2 bytes".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The end-to-end tests run the command itself, built once per test run.
+
+var (
+	toolDir   string // holds the binary; removed by TestMain
+	toolPath  string
+	toolErr   error
+	buildOnce sync.Once
+	// buildTags are the tags of this test binary that the command should
+	// be built with too (set by files with build constraints).
+	buildTags []string
+	buildRace bool // set under -race
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if toolDir != "" {
+		os.RemoveAll(toolDir)
+	}
+	os.Exit(code)
+}
+
+// tool returns the path of the twofish binary, building it on first use
+// with the test binary's tags.
+func tool(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		toolDir, toolErr = os.MkdirTemp("", "twofish-cmd-test")
+		if toolErr != nil {
+			return
+		}
+		toolPath = filepath.Join(toolDir, "twofish")
+		if runtime.GOOS == "windows" {
+			toolPath += ".exe"
+		}
+		args := []string{"build", "-o", toolPath}
+		if len(buildTags) > 0 {
+			args = append(args, "-tags", strings.Join(buildTags, ","))
+		}
+		if buildRace {
+			args = append(args, "-race")
+		}
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		}
+		cmd := exec.Command(goTool, append(args, ".")...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			toolErr = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	})
+	if toolErr != nil {
+		t.Fatal(toolErr)
+	}
+	return toolPath
+}
+
+// execCommand returns a command that runs the binary with args.
+func execCommand(t testing.TB, args ...string) *exec.Cmd {
+	cmd := exec.Command(tool(t), args...)
+	if buildRace {
+		// A binary built with -race sleeps a second before exiting,
+		// unless told not to; a race it finds still fails the test,
+		// with exit status 66 and a report on stderr.
+		cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
+	}
+	return cmd
+}
+
+// An execResult is what a run of the binary did.
+type execResult struct {
+	code           int
+	stdout, stderr []byte
+}
+
+// exe runs the binary with args, stdin as its standard input (nil for
+// none) and env added to the environment.
+func exe(t testing.TB, stdin []byte, env []string, args ...string) execResult {
+	t.Helper()
+	cmd := execCommand(t, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	r := execResult{stdout: out.Bytes(), stderr: errOut.Bytes()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("twofish %q: %v", args, err)
+	}
+	return r
+}
+
+// mustRun runs the binary as exe does and fails t unless it succeeds. It
+// returns standard output.
+func mustRun(t testing.TB, stdin []byte, env []string, args ...string) []byte {
+	t.Helper()
+	r := exe(t, stdin, env, args...)
+	if r.code != 0 {
+		t.Fatalf("twofish %q: exit status %d, stderr:\n%s", args, r.code, r.stderr)
+	}
+	return r.stdout
+}
+
+// checkOneLineError checks that r failed with status code and printed one
+// line to stderr containing want (and no stack trace), and nothing to
+// stdout.
+func checkOneLineError(t testing.TB, r execResult, code int, want string, args []string) {
+	t.Helper()
+	stderr := string(r.stderr)
+	switch {
+	case r.code != code:
+		t.Errorf("twofish %q: exit status %d, want %d; stderr:\n%s", args, r.code, code, stderr)
+	case strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n"):
+		t.Errorf("twofish %q: stderr is not one line:\n%s", args, stderr)
+	case !strings.Contains(stderr, want):
+		t.Errorf("twofish %q: stderr %q does not say %q", args, stderr, want)
+	case strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic"):
+		t.Errorf("twofish %q: stack trace:\n%s", args, stderr)
+	case len(r.stdout) != 0:
+		t.Errorf("twofish %q: wrote %d bytes to stdout", args, len(r.stdout))
+	}
+}
+
+// TestExecUsage checks the command's own usage errors through the binary:
+// status 2 and the usage message.
+func TestExecUsage(t *testing.T) {
+	for _, args := range [][]string{{}, {"nosuchcommand"}, {"selftest", "-nosuchflag"}} {
+		r := exe(t, nil, nil, args...)
+		if r.code != exitUsage || !bytes.Contains(r.stderr, []byte("usage: twofish")) {
+			t.Errorf("twofish %q: exit status %d, stderr:\n%s", args, r.code, r.stderr)
+		}
+	}
+	r := exe(t, nil, nil, "info")
+	if r.code != 0 || !bytes.Contains(r.stdout, []byte("NewCipher selects")) {
+		t.Errorf("twofish info: exit status %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
+
+// readFile returns the contents of name, failing t if it cannot.
+func readFile(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// writeFile writes b to name, failing t if it cannot.
+func writeFile(t testing.TB, name string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dirNames returns the names in dir.
+func dirNames(t testing.TB, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}

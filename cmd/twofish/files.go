@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+)
+
+// An output is where enc and dec write: a temporary file renamed into place
+// by commit, or standard output or a device or pipe, written as it goes.
+type output struct {
+	w     io.Writer
+	name  string   // the final name, "" for standard output
+	tmp   *os.File // the temporary file, nil when writing in place
+	force bool
+	file  *os.File // a device or pipe opened in place, to close
+}
+
+// createOutput prepares to write the file name ("-" for stdout). A
+// regular file, or none, is written under a temporary name in the same
+// directory; an existing one is refused without force, and so is in, the
+// input, if it is the same file. A device or named pipe is written in
+// place.
+func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*output, error) {
+	if name == "-" {
+		if f, ok := stdout.(*os.File); ok && in != nil {
+			if fi, err := f.Stat(); err == nil && os.SameFile(fi, in) {
+				return nil, errors.New("standard output is the input file")
+			}
+		}
+		return &output{w: stdout}, nil
+	}
+	fi, err := os.Stat(name)
+	switch {
+	case err == nil && in != nil && os.SameFile(fi, in):
+		return nil, fmt.Errorf("-out %s is the input file", name)
+	case err == nil && fi.IsDir():
+		return nil, fmt.Errorf("-out %s is a directory", name)
+	case err == nil && !fi.Mode().IsRegular():
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("-out %v", pathErr(err))
+		}
+		return &output{w: f, file: f}, nil
+	case err == nil && !force:
+		return nil, fmt.Errorf("-out %s exists; -f overwrites it", name)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("-out %v", pathErr(err))
+	case err != nil && !force:
+		if _, err := os.Lstat(name); err == nil {
+			return nil, fmt.Errorf("-out %s exists (a symbolic link to nothing); -f replaces it", name)
+		}
+	}
+	dir, base := filepath.Dir(name), filepath.Base(name)
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("-out %s: cannot create a file in %s: %v", name, dir, unwrapPath(err))
+	}
+	return &output{w: tmp, name: name, tmp: tmp, force: force}, nil
+}
+
+// unwrapPath returns the cause of a *os.PathError, which names a
+// temporary file the user does not know of.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// commit makes the output final: it flushes the temporary file to disk and
+// gives it its name. Without force it does not replace a file that has
+// appeared there meanwhile.
+func (o *output) commit() error {
+	if o.tmp == nil {
+		if o.file != nil {
+			return o.file.Close()
+		}
+		return nil
+	}
+	tmp := o.tmp.Name()
+	if err := o.tmp.Sync(); err != nil {
+		return fmt.Errorf("writing %s: %v", o.name, unwrapPath(err))
+	}
+	if err := o.tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %v", o.name, unwrapPath(err))
+	}
+	o.tmp = nil
+	if !o.force {
+		// A hard link fails if the name exists, where a rename would
+		// replace it.
+		err := os.Link(tmp, o.name)
+		if err == nil {
+			os.Remove(tmp)
+			return nil
+		}
+		if _, serr := os.Lstat(o.name); serr == nil {
+			os.Remove(tmp)
+			return fmt.Errorf("-out %s exists (it appeared while working); -f overwrites it", o.name)
+		}
+		// No hard links on this file system: rename.
+	}
+	if err := os.Rename(tmp, o.name); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("-out %v", pathErr(err))
+	}
+	return nil
+}
+
+// abort removes the temporary file, if any.
+func (o *output) abort() {
+	if o.tmp != nil {
+		o.tmp.Close()
+		os.Remove(o.tmp.Name())
+		o.tmp = nil
+	}
+	if o.file != nil {
+		o.file.Close()
+		o.file = nil
+	}
+}
+
+// A cleanup removes the temporary files of the outputs if the process is
+// interrupted (SIGINT, SIGTERM, SIGHUP) before they are committed, and
+// exits. A kill that cannot be caught leaves a temporary file behind, but
+// never a partial file under the output's name.
+type cleanup struct {
+	mu      sync.Mutex
+	outputs []*output
+	sigs    chan os.Signal
+	stderr  io.Writer
+}
+
+// newCleanup starts watching for signals.
+func newCleanup(stderr io.Writer, name string) *cleanup {
+	c := &cleanup{sigs: make(chan os.Signal, 1), stderr: stderr}
+	signal.Notify(c.sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		sig, ok := <-c.sigs
+		if !ok {
+			return
+		}
+		c.mu.Lock() // held until exit: no commit after this
+		for _, o := range c.outputs {
+			o.abort()
+		}
+		fmt.Fprintf(c.stderr, "twofish %s: %v; no output written\n", name, sig)
+		os.Exit(exitFailure)
+	}()
+	return c
+}
+
+// add puts o under the cleanup's watch.
+func (c *cleanup) add(o *output) {
+	c.mu.Lock()
+	c.outputs = append(c.outputs, o)
+	c.mu.Unlock()
+}
+
+// do runs f, a commit or an abort, without a signal in between.
+func (c *cleanup) do(f func() error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return f()
+}
+
+// stop stops watching for signals.
+func (c *cleanup) stop() {
+	signal.Stop(c.sigs)
+	close(c.sigs)
+}

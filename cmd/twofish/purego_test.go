@@ -1,0 +1,5 @@
+//go:build purego
+
+package main
+
+func init() { buildTags = append(buildTags, "purego") }

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestOverwrite checks that an existing output is kept without -f and
+// replaced with it, and likewise for -iv-out.
+func TestOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	in, out, ivOut := filepath.Join(dir, "in"), filepath.Join(dir, "out"), filepath.Join(dir, "iv")
+	pt := randomBytes(rng(t), 5000)
+	writeFile(t, in, pt)
+	writeFile(t, out, []byte("old"))
+	writeFile(t, ivOut, []byte("old iv"))
+	args := []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", out, "-iv-out", ivOut}
+	r := exe(t, nil, nil, args...)
+	checkOneLineError(t, r, 1, "-out "+out+" exists; -f overwrites it", args)
+	if string(readFile(t, out)) != "old" || string(readFile(t, ivOut)) != "old iv" {
+		t.Fatal("refused to overwrite, but changed the files")
+	}
+	os.Remove(out)
+	r = exe(t, nil, nil, args...)
+	checkOneLineError(t, r, 1, "-iv-out "+ivOut+" exists; -f overwrites it", args)
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("refused to overwrite -iv-out, but wrote -out")
+	}
+	writeFile(t, out, []byte("old"))
+	r = exe(t, nil, nil, append(args, "-f")...)
+	if r.code != 0 {
+		t.Fatalf("with -f: exit status %d: %s", r.code, r.stderr)
+	}
+	// The IV is printed and written, and decrypts.
+	iv := strings.TrimSpace(string(readFile(t, ivOut)))
+	if string(r.stderr) != "iv="+iv+"\n" || len(iv) != 32 {
+		t.Fatalf("stderr %q, -iv-out file %q", r.stderr, iv)
+	}
+	back := mustRun(t, nil, nil, "dec", "-mode", "ctr", "-key", key128, "-iv", iv, "-in", out)
+	if !bytes.Equal(back, pt) {
+		t.Fatal("dec with the IV of -iv-out did not restore the input")
+	}
+	if names := dirNames(t, dir); len(names) != 3 {
+		t.Errorf("files in the directory: %q", names)
+	}
+
+	// A symbolic link to nothing is an existing output too.
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), dangling); err == nil {
+		args := []string{"enc", "-mode", "ctr", "-key", key128, "-iv", iv128, "-in", in, "-out", dangling}
+		checkOneLineError(t, exe(t, nil, nil, args...), 1, "exists (a symbolic link to nothing); -f replaces it", args)
+		mustRun(t, nil, nil, append(args, "-f")...)
+		if fi, err := os.Lstat(dangling); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("-f did not replace the link with the output: %v", err)
+		}
+	}
+}
+
+// TestKeyFile checks -key-file: the key in hex, with white space around.
+func TestKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "key")
+	writeFile(t, keyFile, []byte("  "+key256+"\r\n"))
+	pt := randomBytes(rng(t), 999)
+	a := mustRun(t, pt, nil, "enc", "-mode", "ctr", "-key-file", keyFile, "-iv", iv128)
+	b := mustRun(t, pt, nil, "enc", "-mode", "ctr", "-key", key256, "-iv", iv128)
+	if !bytes.Equal(a, b) {
+		t.Error("-key-file and -key with the same key differ")
+	}
+}
+
+// TestSameFile checks that input and output are refused when they are the
+// same file by name, by a hard or symbolic link, and as standard input and
+// output, with or without -f, and the input is left alone.
+func TestSameFile(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	pt := randomBytes(rng(t), 3000)
+	writeFile(t, in, pt)
+	names := []string{in, filepath.Join(dir, ".", "in")}
+	if err := os.Link(in, filepath.Join(dir, "hard")); err == nil {
+		names = append(names, filepath.Join(dir, "hard"))
+	}
+	if err := os.Symlink(in, filepath.Join(dir, "soft")); err == nil {
+		names = append(names, filepath.Join(dir, "soft"))
+	}
+	for _, out := range names {
+		for _, f := range []string{"-f=false", "-f"} {
+			args := []string{"enc", "-mode", "ctr", "-key", key128, "-iv", iv128, "-in", in, "-out", out, f}
+			checkOneLineError(t, exe(t, nil, nil, args...), 1, "is the input file", args)
+		}
+	}
+	// Standard input and output both the file, as in "twofish enc <f >>f".
+	stdin, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := os.OpenFile(in, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdout.Close()
+	cmd := execCommand(t, "enc", "-mode", "ctr", "-key", key128, "-iv", iv128)
+	var stderr bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, &stderr
+	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "standard output is the input file") {
+		t.Errorf("enc <in >>in: %v, stderr %q", err, stderr.String())
+	}
+	if !bytes.Equal(readFile(t, in), pt) {
+		t.Error("the input was changed")
+	}
+}
+
+// TestFailureLeavesNothing checks that an error found at the end of a
+// long input (bad padding after several chunks) leaves no output and no
+// temporary file, and that an unwritable output is reported.
+func TestFailureLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	ct := randomBytes(rng(t), 3*chunkSize+32) // decrypts to bad padding
+	writeFile(t, in, ct)
+	args := []string{"dec", "-mode", "ecb", "-key", key128, "-in", in, "-out", out}
+	checkOneLineError(t, exe(t, nil, []string{"GOMAXPROCS=3"}, args...), 1, "bad PKCS#7 padding", args)
+	if names := dirNames(t, dir); len(names) != 1 {
+		t.Errorf("files in the directory after a failure: %q", names)
+	}
+
+	if runtime.GOOS == "linux" {
+		if _, err := os.Stat("/dev/full"); err == nil {
+			args := []string{"enc", "-mode", "ctr", "-key", key128, "-iv", iv128, "-in", in, "-out", "/dev/full"}
+			checkOneLineError(t, exe(t, nil, nil, args...), 1, "writing the output: no space left on device", args)
+		}
+	}
+}
+
+// TestReadOnlyDirectory checks that an output in a directory that cannot
+// be written is one line of error and no file.
+func TestReadOnlyDirectory(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("directory permissions do not stop writes on Windows")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeFile(t, in, randomBytes(rng(t), 100))
+	ro := filepath.Join(dir, "ro")
+	if err := os.Mkdir(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(ro, 0o755)
+	if f, err := os.Create(filepath.Join(ro, "probe")); err == nil {
+		f.Close()
+		t.Skip("running as a user (root?) whom directory permissions do not stop")
+	}
+	args := []string{"enc", "-mode", "ctr", "-key", key128, "-iv", iv128, "-in", in, "-out", filepath.Join(ro, "out")}
+	checkOneLineError(t, exe(t, nil, nil, args...), 1, "cannot create a file in "+ro+": permission denied", args)
+	if names := dirNames(t, ro); len(names) != 0 {
+		t.Errorf("files in the read-only directory: %q", names)
+	}
+}
+
+// TestStdio checks that "-" means standard input and output, and that the
+// random IV goes to stderr only.
+func TestStdio(t *testing.T) {
+	pt := randomBytes(rng(t), 100000)
+	r := exe(t, pt, nil, "enc", "-mode", "cfb", "-key", key128, "-in", "-", "-out", "-")
+	if r.code != 0 || len(r.stdout) != len(pt) {
+		t.Fatalf("enc: exit status %d, %d bytes out, stderr %s", r.code, len(r.stdout), r.stderr)
+	}
+	iv := strings.TrimPrefix(strings.TrimSpace(string(r.stderr)), "iv=")
+	if _, err := hex.DecodeString(iv); err != nil || len(iv) != 32 {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+	back := mustRun(t, r.stdout, nil, "dec", "-mode", "cfb", "-key", key128, "-iv", iv)
+	if !bytes.Equal(back, pt) {
+		t.Fatal("round trip through pipes failed")
+	}
+}

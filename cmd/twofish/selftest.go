@@ -1,0 +1,422 @@
+package main
+
+import (
+	"bytes"
+	"crypto/cipher"
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/twofish-go/twofish"
+	"github.com/twofish-go/twofish/internal/kat"
+	xtwofish "golang.org/x/crypto/twofish"
+	"golang.org/x/crypto/xts"
+)
+
+// mctPrefix is how many Monte Carlo records of each key size selftest runs
+// without -full: 10 of the 400, so 4 files x 3 key sizes x 10 records x
+// 10,000 operations, a fraction of a second for each implementation.
+const mctPrefix = 10
+
+// runSelftest implements "twofish selftest": the official known-answer and
+// Monte Carlo tests through each implementation's widest kernel, and a
+// differential test of each implementation's modes against generic (and
+// generic's against golang.org/x/crypto/twofish), a line per
+// implementation. It exits with status 1 if any fails.
+func runSelftest(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("selftest", " [-full] [-impl NAME|all] [-seed N]", stderr)
+	full := fs.Bool("full", false, fmt.Sprintf("run all 400 Monte Carlo records of each key size, not the first %d", mctPrefix))
+	impl := fs.String("impl", "all", "test the implementation `name` only, or all")
+	seedFlag := fs.String("seed", "", "seed of the random differential tests, to replay a failure (default: random)")
+	if !parseFlags(fs, args) {
+		return exitUsage
+	}
+	impls, skipped, err := selectImpls(*impl)
+	if err != nil {
+		fmt.Fprintln(stderr, "twofish selftest:", err)
+		fs.Usage()
+		return exitUsage
+	}
+	var seed uint64
+	if *seedFlag != "" {
+		if seed, err = strconv.ParseUint(*seedFlag, 10, 64); err != nil {
+			fmt.Fprintf(stderr, "twofish selftest: -seed %q: want a number\n", *seedFlag)
+			fs.Usage()
+			return exitUsage
+		}
+	} else {
+		var b [8]byte
+		crand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:])
+	}
+
+	vectors, err := loadVectors(*full)
+	if err != nil {
+		fmt.Fprintln(stderr, "twofish selftest:", err)
+		return exitFailure
+	}
+	maxLanes := 1
+	for _, im := range twofish.Implementations() {
+		maxLanes = max(maxLanes, im.Blocks)
+	}
+	width := 0
+	for _, name := range append(impls, skipped...) {
+		width = max(width, len(name))
+	}
+	status := exitOK
+	for _, name := range impls {
+		blocks := 1
+		for _, im := range twofish.Implementations() {
+			if im.Name == name {
+				blocks = im.Blocks
+			}
+		}
+		rng := rand.New(rand.NewChaCha8(seedBytes(seed)))
+		summary, err := selftestImpl(name, blocks, maxLanes, vectors, rng)
+		if err != nil {
+			fmt.Fprintf(stdout, "%-*s  FAIL     %v (-seed %d replays it)\n", width, name, err, seed)
+			status = exitFailure
+		} else {
+			fmt.Fprintf(stdout, "%-*s  ok       %s\n", width, name, summary)
+		}
+	}
+	for _, name := range skipped {
+		fmt.Fprintf(stdout, "%-*s  skipped  not supported on this CPU\n", width, name)
+	}
+	return status
+}
+
+// seedBytes expands seed into a ChaCha8 seed.
+func seedBytes(seed uint64) [32]byte {
+	var s [32]byte
+	binary.LittleEndian.PutUint64(s[:], seed)
+	return s
+}
+
+// vectors are the official test files selftest runs.
+type vectors struct {
+	table []kat.Record            // ECB_TBL
+	mct   map[string][]kat.Record // Monte Carlo, by file, shortened unless -full
+	full  bool
+}
+
+// loadVectors parses the embedded files, keeping the first mctPrefix
+// Monte Carlo records of each key size unless full.
+func loadVectors(full bool) (*vectors, error) {
+	v := &vectors{mct: map[string][]kat.Record{}, full: full}
+	var err error
+	if v.table, err = kat.Load(kat.ECBTable); err != nil {
+		return nil, err
+	}
+	for _, name := range kat.MonteCarloFiles {
+		recs, err := kat.Load(name)
+		if err != nil {
+			return nil, err
+		}
+		if !full {
+			recs = kat.Prefix(recs, mctPrefix)
+		}
+		v.mct[name] = recs
+	}
+	return v, nil
+}
+
+// selftestImpl runs the tests on the implementation name, whose widest
+// kernel takes blocks blocks, and returns what ran or the first failure.
+// A panic is a failure.
+func selftestImpl(name string, blocks, maxLanes int, v *vectors, rng *rand.Rand) (summary string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	fill := make([]byte, blocks*twofish.BlockSize)
+	fillRand(rng, fill)
+	for i, r := range v.table {
+		h, err := newLanes(name, r.Key, blocks, i, fill)
+		if err != nil {
+			return "", err
+		}
+		b := bytes.Clone(r.PT)
+		if err := h.crypt(b, false); err != nil {
+			return "", err
+		}
+		if !bytes.Equal(b, r.CT) {
+			return "", fmt.Errorf("%s record I=%d (%d-bit key): encryption gives %x, want %x", kat.ECBTable, r.Index, 8*r.KeySize, b, r.CT)
+		}
+		if err := h.crypt(b, true); err != nil {
+			return "", err
+		}
+		if !bytes.Equal(b, r.PT) {
+			return "", fmt.Errorf("%s record I=%d (%d-bit key): decryption gives %x, want %x", kat.ECBTable, r.Index, 8*r.KeySize, b, r.PT)
+		}
+	}
+	mct := 0
+	for _, file := range kat.MonteCarloFiles {
+		for i, r := range v.mct[file] {
+			h, err := newLanes(name, r.Key, blocks, i, fill)
+			if err != nil {
+				return "", err
+			}
+			var laneErr error
+			got, want, err := kat.MonteCarlo(file, r, func(b []byte, decrypt bool) {
+				if err := h.crypt(b, decrypt); err != nil && laneErr == nil {
+					laneErr = err
+				}
+			})
+			if err == nil {
+				err = laneErr
+			}
+			if err != nil {
+				return "", err
+			}
+			if !bytes.Equal(got, want) {
+				return "", fmt.Errorf("%s record I=%d (%d-bit key): got %x, want %x", file, r.Index, 8*r.KeySize, got, want)
+			}
+			mct++
+		}
+	}
+	ref := "generic"
+	if name == "generic" {
+		ref = "golang.org/x/crypto/twofish"
+	}
+	cases, err := differential(name, maxLanes, rng)
+	if err != nil {
+		return "", fmt.Errorf("differential test against %s: %v", ref, err)
+	}
+	prefix := fmt.Sprintf("first %d per key size; -full for all 400", mctPrefix)
+	if v.full {
+		prefix = "all"
+	}
+	return fmt.Sprintf("%d known answers (encrypt and decrypt, %d-block ECB calls), %d Monte Carlo records (%s), %d random cases against %s (6 modes, 3 key sizes)",
+		len(v.table), blocks, mct, prefix, cases, ref), nil
+}
+
+// lanes runs single blocks through an implementation's widest kernel by
+// way of the public ECB mode: the block under test sits in one lane of a
+// call of as many blocks as the kernel takes, and the other lanes hold
+// random blocks whose results are checked against generic.
+type lanes struct {
+	enc, dec         cipher.BlockMode
+	off              int // of the lane under test
+	in, out          []byte
+	wantEnc, wantDec []byte // generic's ECB encryption and decryption of in
+}
+
+// newLanes returns lanes for the implementation name with key, blocks
+// lanes wide, testing lane i mod blocks, with the others from fill.
+func newLanes(name string, key []byte, blocks, i int, fill []byte) (*lanes, error) {
+	c, err := twofish.NewCipherImpl(key, name)
+	if err != nil {
+		return nil, err
+	}
+	g, err := twofish.NewCipherImpl(key, "generic")
+	if err != nil {
+		return nil, err
+	}
+	n := blocks * twofish.BlockSize
+	h := &lanes{
+		enc: twofish.NewECBEncrypter(c), dec: twofish.NewECBDecrypter(c),
+		off: i % blocks * twofish.BlockSize,
+		in:  bytes.Clone(fill[:n]), out: make([]byte, n),
+		wantEnc: make([]byte, n), wantDec: make([]byte, n),
+	}
+	twofish.NewECBEncrypter(g).CryptBlocks(h.wantEnc, h.in)
+	twofish.NewECBDecrypter(g).CryptBlocks(h.wantDec, h.in)
+	return h, nil
+}
+
+// crypt encrypts or decrypts block in place through the widest kernel and
+// checks the other lanes.
+func (h *lanes) crypt(block []byte, decrypt bool) error {
+	end := h.off + twofish.BlockSize
+	copy(h.in[h.off:end], block)
+	want := h.wantEnc
+	if decrypt {
+		h.dec.CryptBlocks(h.out, h.in)
+		want = h.wantDec
+	} else {
+		h.enc.CryptBlocks(h.out, h.in)
+	}
+	copy(block, h.out[h.off:end])
+	if !bytes.Equal(h.out[:h.off], want[:h.off]) || !bytes.Equal(h.out[end:], want[end:]) {
+		return fmt.Errorf("a random block beside lane %d differs from generic's result", h.off/twofish.BlockSize)
+	}
+	return nil
+}
+
+// A keyed is one keyed cipher in every mode, for the differential test.
+type keyed struct {
+	block cipher.Block
+	xts   interface {
+		Encrypt(ciphertext, plaintext []byte, sectorNum uint64)
+		Decrypt(plaintext, ciphertext []byte, sectorNum uint64)
+	}
+	std bool // use crypto/cipher's modes, not package twofish's
+}
+
+// newKeyed returns the implementation name keyed with key (and xtsKey for
+// XTS); "xcrypto" is golang.org/x/crypto/twofish through crypto/cipher and
+// x/crypto/xts.
+func newKeyed(name string, key, xtsKey []byte) (*keyed, error) {
+	if name == "xcrypto" {
+		b, err := xtwofish.NewCipher(key)
+		if err != nil {
+			return nil, err
+		}
+		x, err := xts.NewCipher(func(k []byte) (cipher.Block, error) { return xtwofish.NewCipher(k) }, xtsKey)
+		if err != nil {
+			return nil, err
+		}
+		return &keyed{b, x, true}, nil
+	}
+	c, err := twofish.NewCipherImpl(key, name)
+	if err != nil {
+		return nil, err
+	}
+	x, err := twofish.NewXTSImpl(xtsKey, name)
+	if err != nil {
+		return nil, err
+	}
+	return &keyed{c, x, false}, nil
+}
+
+// A diffOp is one direction of one mode in the differential test.
+type diffOp struct {
+	name   string
+	blocks bool // whole blocks only
+	xts    bool // at least one block
+	run    func(k *keyed, dst, src, iv []byte, sector uint64)
+}
+
+// diffOps are the operations the differential test compares.
+var diffOps = []diffOp{
+	{"ECB encryption", true, false, func(k *keyed, dst, src, iv []byte, _ uint64) {
+		if k.std {
+			blockLoop(k.block.Encrypt, twofish.BlockSize)(copyInto(dst, src))
+			return
+		}
+		twofish.NewECBEncrypter(k.block).CryptBlocks(dst, src)
+	}},
+	{"ECB decryption", true, false, func(k *keyed, dst, src, iv []byte, _ uint64) {
+		if k.std {
+			blockLoop(k.block.Decrypt, twofish.BlockSize)(copyInto(dst, src))
+			return
+		}
+		twofish.NewECBDecrypter(k.block).CryptBlocks(dst, src)
+	}},
+	{"CBC encryption", true, false, func(k *keyed, dst, src, iv []byte, _ uint64) {
+		pick(k, cipher.NewCBCEncrypter, twofish.NewCBCEncrypter)(k.block, iv).CryptBlocks(dst, src)
+	}},
+	{"CBC decryption", true, false, func(k *keyed, dst, src, iv []byte, _ uint64) {
+		pick(k, cipher.NewCBCDecrypter, twofish.NewCBCDecrypter)(k.block, iv).CryptBlocks(dst, src)
+	}},
+	{"CFB encryption", false, false, func(k *keyed, dst, src, iv []byte, _ uint64) {
+		pick(k, cipher.NewCFBEncrypter, twofish.NewCFBEncrypter)(k.block, iv).XORKeyStream(dst, src)
+	}},
+	{"CFB decryption", false, false, func(k *keyed, dst, src, iv []byte, _ uint64) {
+		pick(k, cipher.NewCFBDecrypter, twofish.NewCFBDecrypter)(k.block, iv).XORKeyStream(dst, src)
+	}},
+	{"OFB", false, false, func(k *keyed, dst, src, iv []byte, _ uint64) {
+		pick(k, cipher.NewOFB, twofish.NewOFB)(k.block, iv).XORKeyStream(dst, src)
+	}},
+	{"CTR", false, false, func(k *keyed, dst, src, iv []byte, _ uint64) {
+		pick(k, cipher.NewCTR, twofish.NewCTR)(k.block, iv).XORKeyStream(dst, src)
+	}},
+	{"XTS encryption", false, true, func(k *keyed, dst, src, _ []byte, sector uint64) {
+		k.xts.Encrypt(dst, src, sector)
+	}},
+	{"XTS decryption", false, true, func(k *keyed, dst, src, _ []byte, sector uint64) {
+		k.xts.Decrypt(dst, src, sector)
+	}},
+}
+
+// pick returns crypto/cipher's constructor std for k.std, else package
+// twofish's own.
+func pick[F any](k *keyed, std, own F) F {
+	if k.std {
+		return std
+	}
+	return own
+}
+
+// copyInto copies src to dst and returns dst[:len(src)], for operations
+// that work in place.
+func copyInto(dst, src []byte) []byte { return dst[:copy(dst, src)] }
+
+// differential compares every mode of the implementation name with
+// generic's (generic's with golang.org/x/crypto/twofish's) on random keys
+// of each size, IVs, sector numbers and data, for every whole number of
+// blocks up to twice the widest kernel's and more, and lengths between,
+// and returns the number of cases. The implementation works in place, the
+// reference from one buffer to another.
+func differential(name string, maxLanes int, rng *rand.Rand) (int, error) {
+	ref := "generic"
+	if name == "generic" {
+		ref = "xcrypto"
+	}
+	var lengths []int
+	for n := 0; n <= 2*maxLanes+3; n++ {
+		lengths = append(lengths, n*twofish.BlockSize, n*twofish.BlockSize+1+rng.IntN(twofish.BlockSize-1))
+	}
+	for range 16 {
+		lengths = append(lengths, rng.IntN(2048))
+	}
+	lengths = append(lengths, 4096+16*rng.IntN(64), 65536+rng.IntN(4096))
+	cases := 0
+	for _, keySize := range []int{16, 24, 32} {
+		key, xtsKey := make([]byte, keySize), make([]byte, 2*keySize)
+		fillRand(rng, key)
+		fillRand(rng, xtsKey)
+		got, err := newKeyed(name, key, xtsKey)
+		if err != nil {
+			return 0, err
+		}
+		want, err := newKeyed(ref, key, xtsKey)
+		if err != nil {
+			return 0, err
+		}
+		iv := make([]byte, twofish.BlockSize)
+		for _, n := range lengths {
+			src := make([]byte, n)
+			fillRand(rng, src)
+			fillRand(rng, iv)
+			if rng.IntN(8) == 0 {
+				// A counter about to wrap around 64 and 128 bits.
+				binary.BigEndian.PutUint64(iv[8:], ^uint64(rng.IntN(4)))
+			}
+			sector := rng.Uint64()
+			for _, op := range diffOps {
+				if op.blocks && n%twofish.BlockSize != 0 || op.xts && n < twofish.BlockSize {
+					continue
+				}
+				if op.xts && want.std && n%twofish.BlockSize != 0 {
+					continue // x/crypto/xts has no ciphertext stealing
+				}
+				w := make([]byte, n)
+				op.run(want, w, src, iv, sector)
+				g := bytes.Clone(src)
+				op.run(got, g, g, iv, sector)
+				if !bytes.Equal(g, w) {
+					return cases, fmt.Errorf("%s of %d bytes with a %d-bit key differs", op.name, n, 8*keySize)
+				}
+				cases++
+			}
+		}
+	}
+	if cases == 0 {
+		return 0, errors.New("no cases ran")
+	}
+	return cases, nil
+}
+
+// fillRand fills b from rng.
+func fillRand(rng *rand.Rand, b []byte) {
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+}

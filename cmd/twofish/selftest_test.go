@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/twofish-go/twofish"
+	"github.com/twofish-go/twofish/internal/kat"
+)
+
+// TestSelftest checks that selftest passes on this machine with a line per
+// implementation, supported or not.
+func TestSelftest(t *testing.T) {
+	status, stdout, stderr := runTool(t, "selftest")
+	if status != exitOK || stderr != "" {
+		t.Fatalf("twofish selftest: exit status %d, stdout:\n%s\nstderr:\n%s", status, stdout, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	impls := twofish.Implementations()
+	if len(lines) != len(impls) {
+		t.Fatalf("%d lines for %d implementations:\n%s", len(lines), len(impls), stdout)
+	}
+	for _, im := range impls {
+		want := []string{im.Name, "ok", "147 known answers", "120 Monte Carlo records (first 10 per key size"}
+		if !im.Supported {
+			want = []string{im.Name, "skipped", "not supported on this CPU"}
+		}
+		found := false
+		for _, line := range lines {
+			if f := strings.Fields(line); len(f) > 0 && f[0] == im.Name {
+				found = true
+				for _, w := range want {
+					if !strings.Contains(line, w) {
+						t.Errorf("line %q does not say %q", line, w)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no line for %s:\n%s", im.Name, stdout)
+		}
+	}
+}
+
+// TestSelftestOne checks -impl and -seed, and that generic is compared
+// with x/crypto.
+func TestSelftestOne(t *testing.T) {
+	status, stdout, _ := runTool(t, "selftest", "-impl", "generic", "-seed", "42")
+	if status != exitOK || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, "against golang.org/x/crypto/twofish") {
+		t.Fatalf("twofish selftest -impl generic: exit status %d:\n%s", status, stdout)
+	}
+	auto, _ := twofish.AutoImplementation()
+	status, stdout, _ = runTool(t, "selftest", "-impl", "auto")
+	if status != exitOK || !strings.HasPrefix(stdout, auto+" ") || !strings.Contains(stdout, "against generic") && auto != "generic" {
+		t.Fatalf("twofish selftest -impl auto: exit status %d:\n%s", status, stdout)
+	}
+}
+
+// TestSelftestFails checks that selftest reports a wrong answer: a
+// known-answer record or Monte Carlo record altered, and a lane beside the
+// one under test that differs from generic.
+func TestSelftestFails(t *testing.T) {
+	auto, _ := twofish.AutoImplementation()
+	for _, file := range append([]string{kat.ECBTable}, kat.MonteCarloFiles...) {
+		v, err := loadVectors(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := v.table
+		if file != kat.ECBTable {
+			recs = v.mct[file]
+		}
+		recs[len(recs)-1].CT = bytes.Clone(recs[len(recs)-1].CT)
+		recs[len(recs)-1].PT = bytes.Clone(recs[len(recs)-1].PT)
+		recs[len(recs)-1].CT[3] ^= 1
+		recs[len(recs)-1].PT[3] ^= 1
+		_, err = selftestImpl(auto, 3, 3, v, rand.New(rand.NewPCG(1, 2)))
+		if err == nil || !strings.Contains(err.Error(), file) {
+			t.Errorf("%s altered: error %v", file, err)
+		}
+	}
+
+	h, err := newLanes("generic", make([]byte, 16), 2, 0, make([]byte, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wantEnc[20] ^= 1
+	if err := h.crypt(make([]byte, 16), false); err == nil || !strings.Contains(err.Error(), "beside lane 0") {
+		t.Errorf("a lane that differs from generic's result: error %v", err)
+	}
+}
+
+// TestSelftestFull runs -full, all Monte Carlo records, on the automatic
+// implementation.
+func TestSelftestFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full Monte Carlo tests take seconds")
+	}
+	status, stdout, _ := runTool(t, "selftest", "-full", "-impl", "auto")
+	if status != exitOK || !strings.Contains(stdout, "4800 Monte Carlo records (all)") {
+		t.Fatalf("twofish selftest -full: exit status %d:\n%s", status, stdout)
+	}
+}

@@ -1,0 +1,84 @@
+//go:build unix
+
+package main
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startStalled starts enc writing to dir/out from a pipe, feeds it more
+// than a chunk, and waits until its temporary file has data, so that it is
+// mid-way; it returns the command, the pipe, left open, and what the
+// command writes to stderr.
+func startStalled(t *testing.T, dir string) (*exec.Cmd, io.WriteCloser, *strings.Builder) {
+	t.Helper()
+	cmd := execCommand(t, "enc", "-mode", "ctr", "-key", key128, "-iv", iv128, "-out", filepath.Join(dir, "out"))
+	stderr := new(strings.Builder)
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go stdin.Write(make([]byte, 3*chunkSize))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), ".out.") && fi.Size() > 0 {
+				return cmd, stdin, stderr
+			}
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no temporary file with data in %s after 10s: %q", dir, dirNames(t, dir))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestKilledLeavesNoOutput kills enc mid-way with SIGKILL, which it cannot
+// catch: the output name must not exist (a temporary file may remain).
+func TestKilledLeavesNoOutput(t *testing.T) {
+	dir := t.TempDir()
+	cmd, stdin, _ := startStalled(t, dir)
+	cmd.Process.Kill()
+	cmd.Wait()
+	stdin.Close()
+	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+		t.Fatal("a killed enc left its output")
+	}
+}
+
+// TestInterruptedLeavesNothing stops enc mid-way with SIGTERM and SIGINT:
+// it must remove its temporary file, say so, and exit with status 1.
+func TestInterruptedLeavesNothing(t *testing.T) {
+	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+		dir := t.TempDir()
+		cmd, stdin, stderr := startStalled(t, dir)
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		stdin.Close()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFailure {
+			t.Errorf("%v: enc ended with %v, want exit status 1", sig, err)
+		}
+		if got := stderr.String(); !strings.HasSuffix(got, "; no output written\n") || strings.Count(got, "\n") != 1 {
+			t.Errorf("%v: stderr %q", sig, got)
+		}
+		if names := dirNames(t, dir); len(names) != 0 {
+			t.Errorf("%v: files left: %q", sig, names)
+		}
+	}
+}

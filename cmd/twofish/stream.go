@@ -1,0 +1,348 @@
+package main
+
+import (
+	"crypto/cipher"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/twofish-go/twofish"
+)
+
+// chunkSize is how much of the stream one job holds: enc and dec read,
+// process and write the stream a chunk at a time, so memory stays
+// constant whatever its length. It is a whole number of blocks (and, for
+// xts, of sectors).
+const chunkSize = 1 << 20
+
+// bufferBudget bounds the memory of the chunks in flight, whatever the
+// number of cores and the sector size: at least 3 chunks, and otherwise as
+// many as fit, up to two per worker and two more.
+const bufferBudget = 64 << 20
+
+// A job is one chunk of the stream, processed in place.
+type job struct {
+	off   int64  // where buf starts in the input
+	buf   []byte // the chunk; padding may lengthen it
+	prev  []byte // cbc and cfb decryption: the ciphertext block before buf (the IV for the first)
+	final bool   // the last chunk, possibly empty
+	err   error
+	done  chan struct{}
+}
+
+// A crypter processes the chunks of a stream for one mode and direction.
+type crypter struct {
+	cfg      *cryptConfig
+	block    *twofish.Cipher
+	xts      *twofish.XTS
+	parallel bool // chunks are independent; else one worker takes them in order
+	prev     bool // jobs need the ciphertext block before them
+	serial   interface {
+		CryptBlocks(dst, src []byte)
+	} // cbc encryption
+	stream cipher.Stream // cfb encryption, ofb
+	chunk  int
+}
+
+// newCrypter keys the mode of cfg.
+func newCrypter(cfg *cryptConfig) (*crypter, error) {
+	cr := &crypter{cfg: cfg, chunk: chunkSize}
+	var err error
+	if cfg.mode == "xts" {
+		if cfg.impl == "auto" {
+			cr.xts, err = twofish.NewXTS(cfg.key)
+		} else {
+			cr.xts, err = twofish.NewXTSImpl(cfg.key, cfg.impl)
+		}
+		cr.chunk = max(1, chunkSize/cfg.sectorSize) * cfg.sectorSize
+		cr.parallel = true
+		return cr, err
+	}
+	if cfg.impl == "auto" {
+		cr.block, err = twofish.NewCipher(cfg.key)
+	} else {
+		cr.block, err = twofish.NewCipherImpl(cfg.key, cfg.impl)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case cfg.mode == "ecb", cfg.mode == "ctr":
+		cr.parallel = true
+	case cfg.mode == "cbc" && cfg.decrypt, cfg.mode == "cfb" && cfg.decrypt:
+		cr.parallel, cr.prev = true, true
+	case cfg.mode == "cbc":
+		cr.serial = twofish.NewCBCEncrypter(cr.block, cfg.iv)
+	case cfg.mode == "cfb":
+		cr.stream = twofish.NewCFBEncrypter(cr.block, cfg.iv)
+	case cfg.mode == "ofb":
+		cr.stream = twofish.NewOFB(cr.block, cfg.iv)
+	}
+	return cr, nil
+}
+
+// process encrypts or decrypts j.buf in place. Parallel modes take any job
+// at any time; serial ones take them in order.
+func (cr *crypter) process(j *job) {
+	cfg, b := cr.cfg, j.buf
+	switch {
+	case cfg.mode == "ecb" && cfg.decrypt:
+		twofish.NewECBDecrypter(cr.block).CryptBlocks(b, b)
+	case cfg.mode == "ecb":
+		twofish.NewECBEncrypter(cr.block).CryptBlocks(b, b)
+	case cfg.mode == "cbc" && cfg.decrypt:
+		twofish.NewCBCDecrypter(cr.block, j.prev).CryptBlocks(b, b)
+	case cfg.mode == "cfb" && cfg.decrypt:
+		twofish.NewCFBDecrypter(cr.block, j.prev).XORKeyStream(b, b)
+	case cfg.mode == "ctr":
+		twofish.NewCTR(cr.block, counterAt(cfg.iv, j.off)).XORKeyStream(b, b)
+	case cfg.mode == "xts":
+		sector := cfg.sector + uint64(j.off/int64(cfg.sectorSize))
+		for len(b) > 0 {
+			n := min(len(b), cfg.sectorSize)
+			if cfg.decrypt {
+				cr.xts.Decrypt(b[:n], b[:n], sector)
+			} else {
+				cr.xts.Encrypt(b[:n], b[:n], sector)
+			}
+			b = b[n:]
+			sector++
+		}
+	case cr.serial != nil:
+		cr.serial.CryptBlocks(b, b)
+	default:
+		cr.stream.XORKeyStream(b, b)
+	}
+}
+
+// counterAt returns the CTR counter block for byte offset off of the
+// stream, a multiple of 16: iv plus off/16, as 128-bit big-endian numbers,
+// modulo 2^128.
+func counterAt(iv []byte, off int64) []byte {
+	hi, lo := binary.BigEndian.Uint64(iv), binary.BigEndian.Uint64(iv[8:])
+	add := uint64(off) / twofish.BlockSize
+	lo += add
+	if lo < add {
+		hi++
+	}
+	ctr := make([]byte, twofish.BlockSize)
+	binary.BigEndian.PutUint64(ctr, hi)
+	binary.BigEndian.PutUint64(ctr[8:], lo)
+	return ctr
+}
+
+// checkFinal checks the length of the stream, total bytes of which the
+// last chunk holds n, before the last chunk is processed.
+func (cr *crypter) checkFinal(n int, total int64) error {
+	cfg := cr.cfg
+	padded := cfg.mode == "ecb" || cfg.mode == "cbc"
+	switch {
+	case padded && cfg.decrypt && total%twofish.BlockSize != 0:
+		return fmt.Errorf("the input is %d bytes, not a whole number of 16-byte blocks: truncated, or not %s ciphertext", total, cfg.mode)
+	case padded && cfg.decrypt && cfg.pad && total == 0:
+		return fmt.Errorf("the input is empty; %s ciphertext with PKCS#7 padding is at least one block (-nopad if it has none)", cfg.mode)
+	case padded && !cfg.pad && total%twofish.BlockSize != 0:
+		return fmt.Errorf("the input is %d bytes, not a whole number of 16-byte blocks, which -nopad needs", total)
+	case cfg.mode == "xts":
+		if last := n % cfg.sectorSize; last > 0 && last < twofish.BlockSize {
+			return fmt.Errorf("the last sector is %d bytes; xts needs at least 16 (the input is %d bytes, sectors %d)", last, total, cfg.sectorSize)
+		}
+	}
+	return nil
+}
+
+// errBadPadding is the error of a last block whose PKCS#7 padding is not
+// valid.
+var errBadPadding = errors.New("bad PKCS#7 padding in the last block: wrong key, IV or mode, or not padded (-nopad)")
+
+// unpad returns the length of the data in block, the last 16-byte block of
+// a padded stream, or -1 if its PKCS#7 padding is bad. It looks at every
+// byte whatever the padding, so its time does not depend on it.
+func unpad(block []byte) int {
+	n := block[len(block)-1]
+	// ok stays 1 if 1 <= n <= 16 and each of the last n bytes is n.
+	ok := subtle.ConstantTimeLessOrEq(1, int(n)) & subtle.ConstantTimeLessOrEq(int(n), twofish.BlockSize)
+	for i := range twofish.BlockSize {
+		inPad := subtle.ConstantTimeLessOrEq(twofish.BlockSize-i, int(n)) // block[i] is in the last n bytes
+		eq := subtle.ConstantTimeByteEq(block[i], n)
+		ok &= eq | (inPad ^ 1)
+	}
+	return subtle.ConstantTimeSelect(ok, twofish.BlockSize-int(n), -1)
+}
+
+// pad appends PKCS#7 padding to b, which has room for it.
+func pad(b []byte) []byte {
+	n := twofish.BlockSize - len(b)%twofish.BlockSize
+	for range n {
+		b = append(b, byte(n))
+	}
+	return b
+}
+
+// run streams r through cr to w, reading and writing a chunk at a time,
+// with as many workers as GOMAXPROCS for a parallel mode and one for a
+// serial one. Chunks are written in order. done, if not nil, is told how
+// many bytes of input each written chunk held.
+func (cr *crypter) run(r io.Reader, w io.Writer, done func(n int)) error {
+	workers := 1
+	if cr.parallel {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	nbuf := max(3, min(2*workers+2, bufferBudget/cr.chunk))
+	free := make(chan []byte, nbuf)
+	work := make(chan *job, nbuf)
+	order := make(chan *job, nbuf)
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				func() {
+					defer close(j.done)
+					defer func() {
+						if p := recover(); p != nil {
+							j.err = fmt.Errorf("internal error: %v", p)
+						}
+					}()
+					cr.process(j)
+				}()
+			}
+		}()
+	}
+
+	var werr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				werr = fmt.Errorf("internal error: %v", p)
+				failed.Store(true)
+				for j := range order { // let the reader finish
+					<-j.done
+					free <- j.buf[:0]
+				}
+			}
+		}()
+		werr = cr.write(order, free, w, &failed, done)
+	}()
+
+	rerr := cr.read(r, free, work, order, &failed, nbuf)
+	close(work)
+	close(order)
+	wg.Wait()
+	if rerr != nil {
+		return rerr
+	}
+	return werr
+}
+
+// read reads the chunks of r into buffers from free (making up to nbuf of
+// them), and sends each chunk as a job to work and, in the same order, to
+// order, until the end of r, an error, or failed.
+func (cr *crypter) read(r io.Reader, free chan []byte, work, order chan *job, failed *atomic.Bool, nbuf int) error {
+	cfg := cr.cfg
+	made := 0
+	var off int64
+	prev := cfg.iv
+	for !failed.Load() {
+		var buf []byte
+		select {
+		case buf = <-free:
+		default:
+			if made < nbuf {
+				buf = make([]byte, 0, cr.chunk+twofish.BlockSize)
+				made++
+			} else {
+				buf = <-free
+			}
+		}
+		n, err := io.ReadFull(r, buf[:cr.chunk])
+		final := false
+		switch err {
+		case nil:
+		case io.EOF, io.ErrUnexpectedEOF:
+			final = true
+		default:
+			return fmt.Errorf("reading the input: %v", unwrapPath(err))
+		}
+		if final {
+			if err := cr.checkFinal(n, off+int64(n)); err != nil {
+				return err
+			}
+		}
+		j := &job{off: off, buf: buf[:n], prev: prev, final: final, done: make(chan struct{})}
+		if cr.prev && n >= twofish.BlockSize {
+			prev = append([]byte(nil), buf[n-twofish.BlockSize:n]...)
+		}
+		if final && cfg.pad && !cfg.decrypt {
+			j.buf = pad(j.buf)
+		}
+		off += int64(n)
+		order <- j
+		work <- j
+		if final {
+			return nil
+		}
+	}
+	return nil
+}
+
+// write writes the jobs from order, as each is done, to w, and returns
+// their buffers to free. After an error it sets failed and goes on taking
+// jobs without writing them, until order is closed. Decrypting with
+// padding, it holds the last block back until it knows it is the last, and
+// writes only its data.
+func (cr *crypter) write(order chan *job, free chan []byte, w io.Writer, failed *atomic.Bool, done func(n int)) error {
+	cfg := cr.cfg
+	unpadding := cfg.decrypt && cfg.pad
+	var held []byte // unpadding: the last block so far
+	var err error
+	for j := range order {
+		<-j.done
+		if err == nil {
+			err = j.err
+		}
+		if err == nil {
+			b := j.buf
+			if unpadding {
+				if len(b) > 0 {
+					if len(held) > 0 {
+						_, err = w.Write(held)
+					}
+					held = append(held[:0], b[len(b)-twofish.BlockSize:]...)
+					b = b[:len(b)-twofish.BlockSize]
+				}
+				if err == nil && j.final {
+					if n := unpad(held); n < 0 {
+						err = errBadPadding
+					} else {
+						b = append(b, held[:n]...)
+					}
+				}
+			}
+			if err == nil {
+				_, err = w.Write(b)
+				if err != nil {
+					err = fmt.Errorf("writing the output: %v", unwrapPath(err))
+				}
+			}
+			if err == nil && done != nil {
+				done(len(j.buf))
+			}
+			if err != nil {
+				failed.Store(true)
+			}
+		}
+		free <- j.buf[:0]
+	}
+	return err
+}
