@@ -29,6 +29,10 @@ func newGuardedRegion(t *testing.T, n int) *guardedRegion {
 	return &guardedRegion{mem, mem[page : (pages+1)*page]}
 }
 
+func init() {
+	newArena = func(t *testing.T, n int) []byte { return newGuardedRegion(t, n).atEnd(n) }
+}
+
 // atEnd and atStart return n bytes flush against the following or the
 // preceding guard page.
 func (g *guardedRegion) atEnd(n int) []byte   { return g.usable[len(g.usable)-n:] }
