@@ -2,7 +2,10 @@ package twofish
 
 import (
 	"crypto/cipher"
+	"crypto/subtle"
 	"encoding/binary"
+
+	"github.com/twofish-go/twofish/internal/alias"
 )
 
 // blocks is what the modes need from a block cipher: a single block for the
@@ -64,4 +67,38 @@ func xorBlock(dst, a, b []byte) {
 	le := binary.LittleEndian
 	le.PutUint64(dst, le.Uint64(a)^le.Uint64(b))
 	le.PutUint64(dst[8:], le.Uint64(a[8:])^le.Uint64(b[8:]))
+}
+
+// keyStream is what CTR and OFB share: key stream made ahead, up to
+// streamBatch bytes at a time, and XORed into the data as it comes.
+type keyStream struct {
+	buf [streamBatch]byte
+	ks  []byte // unused key stream at the end of buf
+}
+
+// streamBatch is how many bytes of key stream one batch makes at most.
+const streamBatch = 1024
+
+// A generator makes the next len(buf) bytes of a key stream, a whole
+// number of blocks.
+type generator interface{ generate(buf []byte) }
+
+// xor implements cipher.Stream's XORKeyStream with the key stream of g.
+func (s *keyStream) xor(g generator, dst, src []byte) {
+	if len(dst) < len(src) {
+		panic("crypto/cipher: output smaller than input")
+	}
+	if alias.InexactOverlap(dst[:len(src)], src) {
+		panic("crypto/cipher: invalid buffer overlap")
+	}
+	for len(src) > 0 {
+		if len(s.ks) == 0 {
+			n := min((len(src)+BlockSize-1)/BlockSize*BlockSize, streamBatch)
+			g.generate(s.buf[:n])
+			s.ks = s.buf[:n]
+		}
+		n := subtle.XORBytes(dst, src, s.ks)
+		s.ks = s.ks[n:]
+		dst, src = dst[n:], src[n:]
+	}
 }

@@ -1,11 +1,6 @@
 package twofish
 
-import (
-	"crypto/cipher"
-	"crypto/subtle"
-
-	"github.com/twofish-go/twofish/internal/alias"
-)
+import "crypto/cipher"
 
 // NewOFB returns a Stream that encrypts or decrypts in output feedback mode
 // with b and iv, which must be one block long. The key stream is serial:
@@ -20,41 +15,21 @@ func NewOFB(b cipher.Block, iv []byte) cipher.Stream {
 	return x
 }
 
-// ofbBatch is how many bytes of key stream one refill makes at most.
-const ofbBatch = 512
-
 type ofb struct {
-	b   blocks
-	r   [BlockSize]byte // the last key stream block made
-	buf [ofbBatch]byte
-	ks  []byte // unused key stream at the end of buf
+	b blocks
+	r [BlockSize]byte // the last key stream block made
+	keyStream
 }
 
-func (x *ofb) XORKeyStream(dst, src []byte) {
-	if len(dst) < len(src) {
-		panic("crypto/cipher: output smaller than input")
-	}
-	if alias.InexactOverlap(dst[:len(src)], src) {
-		panic("crypto/cipher: invalid buffer overlap")
-	}
-	for len(src) > 0 {
-		if len(x.ks) == 0 {
-			x.refill(len(src))
-		}
-		n := subtle.XORBytes(dst, src, x.ks)
-		x.ks = x.ks[n:]
-		dst, src = dst[n:], src[n:]
-	}
-}
+func (x *ofb) XORKeyStream(dst, src []byte) { x.keyStream.xor(x, dst, src) }
 
-// refill makes enough key stream for n more bytes, up to ofbBatch.
-func (x *ofb) refill(n int) {
-	n = min((n+BlockSize-1)/BlockSize*BlockSize, ofbBatch)
+// generate makes the next len(buf)/BlockSize blocks of key stream, each the
+// encryption of the one before.
+func (x *ofb) generate(buf []byte) {
 	prev := x.r[:]
-	for i := 0; i < n; i += BlockSize {
-		x.b.encryptBlock(x.buf[i:i+BlockSize], prev)
-		prev = x.buf[i : i+BlockSize]
+	for i := 0; i < len(buf); i += BlockSize {
+		x.b.encryptBlock(buf[i:i+BlockSize], prev)
+		prev = buf[i : i+BlockSize]
 	}
 	copy(x.r[:], prev)
-	x.ks = x.buf[:n]
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -78,9 +79,8 @@ func TestXCryptoCompatibility(t *testing.T) {
 
 func TestImplementations(t *testing.T) {
 	impls := Implementations()
-	last := impls[len(impls)-1]
-	if last != (Implementation{Name: "generic", Blocks: 1, Supported: true}) {
-		t.Errorf("last implementation is %+v, want the portable generic kernel", last)
+	if !slices.Contains(impls, Implementation{Name: "generic", Blocks: 1, Supported: true}) {
+		t.Errorf("no portable generic kernel in %+v", impls)
 	}
 	seen := map[string]bool{}
 	for _, impl := range impls {
