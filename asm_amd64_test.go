@@ -196,7 +196,16 @@ func perfCommand() (string, error) {
 }
 
 // kernelSymbol matches the assembly kernels' symbols as perf names them.
-var kernelSymbol = regexp.MustCompile(`twofish\.(en|de)cryptBlocks\d+x\b`)
+var kernelSymbol = regexp.MustCompile(`twofish\.(en|de)cryptBlocks(\d+x|16AVX2(VP)?Gather)\b`)
+
+// unwindKernels are the implementations the unwinding test profiles, and
+// the encryption kernel in which each spends its time.
+var unwindKernels = []struct{ impl, symbol string }{
+	{"amd64-1way", "twofish.encryptBlocks1x"},
+	{"amd64-3way", "twofish.encryptBlocks3x"},
+	{"avx2-gather", "twofish.encryptBlocks16AVX2Gather"},
+	{"avx2-vpgather", "twofish.encryptBlocks16AVX2VPGather"},
+}
 
 // TestFramePointerUnwinding runs testdata/unwind, which spends its time in
 // one implementation's kernels called from main.main, under perf record
@@ -231,7 +240,15 @@ func TestFramePointerUnwinding(t *testing.T) {
 	}
 
 	const spin = 2 * time.Second
-	for _, impl := range []string{"amd64-1way", "amd64-3way"} {
+	for _, uk := range unwindKernels {
+		impl := uk.impl
+		if k := find(impl); k == nil || !k.Supported {
+			if required(impl) {
+				t.Errorf("%s: required by TWOFISH_TEST_REQUIRE but not supported on this CPU", impl)
+			}
+			t.Logf("%s: not supported on this CPU, not profiled", impl)
+			continue
+		}
 		data := filepath.Join(dir, impl+".data")
 		record := exec.Command(perf, "record", "-e", "cpu-clock", "--call-graph", "fp",
 			"--no-buildid-cache", "-o", data, "--", prog, "-impl", impl, "-for", spin.String())
@@ -280,10 +297,7 @@ func TestFramePointerUnwinding(t *testing.T) {
 			ok += reached[sym]
 			t.Logf("%s: %d of %d samples in %s unwind to main.main", impl, reached[sym], n, sym)
 		}
-		want := "twofish.encryptBlocks1x"
-		if impl == "amd64-3way" {
-			want = "twofish.encryptBlocks3x"
-		}
+		want := uk.symbol
 		switch {
 		case total[want] < 100:
 			t.Errorf("%s: only %d samples in %s: the profile did not catch the kernel", impl, total[want], want)

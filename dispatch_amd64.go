@@ -3,10 +3,21 @@
 package twofish
 
 //go:generate sh -c "cd _asm/scalar && go run . -out ../../scalar_amd64.s -pkg twofish"
+//go:generate sh -c "cd _asm/avx2 && go run . -out ../../avx2_amd64.s -pkg twofish"
 
 // The x86-64 kernels, in order of preference. Both scalar kernels need only
 // baseline x86-64.
 var (
+	// The 16-way AVX2 kernels (kernels_avx2_amd64.go) need AVX2 and the
+	// operating system's support for the ymm registers.
+	avx2Gather = &kernel{
+		Implementation: Implementation{Name: "avx2-gather", Blocks: 16, Supported: haveAVX2},
+		narrower:       "amd64-3way",
+	}
+	avx2VPGather = &kernel{
+		Implementation: Implementation{Name: "avx2-vpgather", Blocks: 16, Supported: haveAVX2},
+		narrower:       "amd64-3way",
+	}
 	amd64x3 = &kernel{
 		Implementation: Implementation{Name: "amd64-3way", Blocks: 3, Supported: true},
 		narrower:       "amd64-1way",
@@ -18,15 +29,21 @@ var (
 
 // archKernels returns the kernels of this architecture, in order of
 // preference; the portable kernel is not among them.
-func archKernels() []*kernel { return []*kernel{amd64x3, amd64x1} }
+func archKernels() []*kernel { return []*kernel{avx2Gather, avx2VPGather, amd64x3, amd64x1} }
+
+// haveAVX2 reports whether this CPU and OS can run the AVX2 kernels.
+var haveAVX2 = func() bool { f := cpuidFacts(); return f.AVX2 && f.OSYMM }()
 
 // policy names the kernel NewCipher uses and says why.
-func policy() (name, reason string) {
-	return "amd64-3way", "baseline x86-64: three blocks interleaved keep an out-of-order core busy, about 1.5x the 1-way kernel in bulk"
-}
+// The rules are in policy.go.
+func policy() (name, reason string) { return policyFor(hostFacts()) }
 
 func (k *kernel) encrypt(ks *schedule, dst, src []byte) {
 	switch k {
+	case avx2Gather:
+		encrypt16Gather(ks, dst, src)
+	case avx2VPGather:
+		encrypt16VPGather(ks, dst, src)
 	case amd64x3:
 		encrypt3x(ks, dst, src)
 	case amd64x1:
@@ -38,6 +55,10 @@ func (k *kernel) encrypt(ks *schedule, dst, src []byte) {
 
 func (k *kernel) decrypt(ks *schedule, dst, src []byte) {
 	switch k {
+	case avx2Gather:
+		decrypt16Gather(ks, dst, src)
+	case avx2VPGather:
+		decrypt16VPGather(ks, dst, src)
 	case amd64x3:
 		decrypt3x(ks, dst, src)
 	case amd64x1:

@@ -7,6 +7,11 @@ replace github.com/twofish-go/twofish => ../
 require github.com/mmcloughlin/avo v0.6.0
 
 require (
+	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+)
+
+require (
 	// scalar's avo Package() loads the parent by path (through the replace
 	// above); nothing imports it, so go mod tidy would drop this line.
 	github.com/twofish-go/twofish v0.0.0

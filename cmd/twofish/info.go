@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/twofish-go/twofish"
@@ -12,7 +14,15 @@ import (
 
 // infoJSON is what "twofish info -json" prints.
 type infoJSON struct {
-	CPU             string     `json:"cpu"`
+	CPU string `json:"cpu"`
+	// What the CPU policy sees: the CPUID vendor, family and model (hex,
+	// as libgcrypt prints them), the features it weighs, and the Linux
+	// Gather Data Sampling status ("" where the OS gives none).
+	Vendor          string     `json:"vendor"`
+	Family          string     `json:"family"`
+	Model           string     `json:"model"`
+	Features        []string   `json:"features"`
+	GDS             string     `json:"gather_data_sampling"`
 	Go              string     `json:"go"`
 	GOOS            string     `json:"goos"`
 	GOARCH          string     `json:"goarch"`
@@ -29,17 +39,28 @@ type implJSON struct {
 	Supported    bool   `json:"supported"`
 }
 
-// runInfo implements "twofish info": a line per implementation compiled
-// into this build, then the one NewCipher selects and why; with -json, the
-// same and the CPU and Go version as one JSON object.
+// runInfo implements "twofish info": what the CPU policy sees of the
+// processor (vendor, family and model, features, Gather Data Sampling), a
+// line per implementation compiled into this build, then the one NewCipher
+// selects and why; with -json, the same and the Go version as one JSON
+// object.
 func runInfo(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("info", " [-json]", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object, for scripts")
 	if !parseFlags(fs, args) {
 		return exitUsage
 	}
+	cpu := twofish.CPUReport()
+	f := cpu.Facts
 	if *asJSON {
-		info := infoJSON{CPU: cpuName(), Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
+		info := infoJSON{
+			CPU: cpuName(), Vendor: f.Vendor, Family: hexNumber(f.Family), Model: hexNumber(f.Model),
+			Features: cpu.Features, GDS: f.GDS,
+			Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		}
+		if info.Features == nil {
+			info.Features = []string{}
+		}
 		for _, im := range twofish.Implementations() {
 			info.Implementations = append(info.Implementations, implJSON{im.Name, im.Blocks, im.ConstantTime, im.Supported})
 		}
@@ -52,6 +73,11 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	fmt.Fprintf(stdout, "cpu: %s\n", cpuName())
+	fmt.Fprintf(stdout, "vendor: %s, %s\n", orNone(f.Vendor), f.FamilyModel())
+	fmt.Fprintf(stdout, "features: %s\n", orNone(strings.Join(cpu.Features, " ")))
+	fmt.Fprintf(stdout, "gather data sampling: %s\n", orNone(f.GDS))
+	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "implementation\tblocks\tconstant-time\tsupported")
 	for _, im := range twofish.Implementations() {
@@ -70,6 +96,17 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 func selected() string {
 	name, reason := twofish.AutoImplementation()
 	return "NewCipher selects " + name + ": " + reason
+}
+
+// hexNumber formats a family or model number as libgcrypt prints it: "0x1a".
+func hexNumber(n int) string { return "0x" + strconv.FormatInt(int64(n), 16) }
+
+// orNone returns s, or "none" if s is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // yesNo spells b for a table.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,17 +10,46 @@ import (
 	"github.com/twofish-go/twofish"
 )
 
-// TestInfo checks that info has a header, a line per implementation and a
-// last line naming the one NewCipher selects.
+// TestInfo checks that info describes the CPU as the policy sees it, then
+// has a header, a line per implementation and a last line naming the one
+// NewCipher selects.
 func TestInfo(t *testing.T) {
 	status, stdout, stderr := runTool(t, "info")
 	if status != exitOK || stderr != "" {
 		t.Fatalf("twofish info: exit status %d, stderr:\n%s", status, stderr)
 	}
-	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	cpu, table, ok := strings.Cut(strings.TrimSuffix(stdout, "\n"), "\n\n")
+	if !ok {
+		t.Fatalf("no blank line between the CPU and the implementations:\n%s", stdout)
+	}
+
+	f := twofish.CPUReport().Facts
+	features := strings.Join(twofish.CPUReport().Features, " ")
+	if features == "" {
+		features = "none"
+	}
+	gds := f.GDS
+	if gds == "" {
+		gds = "none"
+	}
+	vendor := f.Vendor
+	if vendor == "" {
+		vendor = "none"
+	}
+	wantCPU := []string{
+		"cpu: " + cpuName(),
+		"vendor: " + vendor + ", family 0x" + strconv.FormatInt(int64(f.Family), 16) + " model 0x" + strconv.FormatInt(int64(f.Model), 16),
+		"features: " + features,
+		"gather data sampling: " + gds,
+	}
+	if got := strings.Split(cpu, "\n"); !slices.Equal(got, wantCPU) {
+		t.Errorf("CPU lines:\n%s\nwant:\n%s", cpu, strings.Join(wantCPU, "\n"))
+	}
+
+	lines := strings.Split(table, "\n")
 	impls := twofish.Implementations()
 	if len(lines) != len(impls)+2 {
-		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(impls)+2, stdout)
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(impls)+2, table)
 	}
 	if got := strings.Fields(lines[0]); strings.Join(got, " ") != "implementation blocks constant-time supported" {
 		t.Errorf("header %q", lines[0])
@@ -33,5 +63,34 @@ func TestInfo(t *testing.T) {
 	name, reason := twofish.AutoImplementation()
 	if want := "NewCipher selects " + name + ": " + reason; lines[len(lines)-1] != want {
 		t.Errorf("last line %q, want %q", lines[len(lines)-1], want)
+	}
+}
+
+// TestInfoJSONCPU checks the CPU facts in info -json.
+func TestInfoJSONCPU(t *testing.T) {
+	status, stdout, stderr := runTool(t, "info", "-json")
+	if status != exitOK || stderr != "" {
+		t.Fatalf("twofish info -json: exit status %d, stderr:\n%s", status, stderr)
+	}
+	var got infoJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	r := twofish.CPUReport()
+	f := r.Facts
+	if got.Vendor != f.Vendor || got.Family != hexNumber(f.Family) || got.Model != hexNumber(f.Model) ||
+		got.GDS != f.GDS || !slices.Equal(got.Features, r.Features) && len(r.Features) > 0 {
+		t.Errorf("got vendor %q family %q model %q features %q GDS %q, want %+v, %q", got.Vendor, got.Family, got.Model, got.Features, got.GDS, f, r.Features)
+	}
+	if got.Features == nil {
+		t.Errorf("features is null, want a list")
+	}
+}
+
+func TestHexNumber(t *testing.T) {
+	for n, want := range map[int]string{0: "0x0", 6: "0x6", 0x1a: "0x1a", 0x5e: "0x5e"} {
+		if got := hexNumber(n); got != want {
+			t.Errorf("hexNumber(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

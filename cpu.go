@@ -1,0 +1,126 @@
+package twofish
+
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// CPUFacts are what the CPU policy (policyFor) knows of a processor: the
+// answers of CPUID, as github.com/klauspost/cpuid/v2 reports them, and the
+// operating system's word on Gather Data Sampling. A plain struct, so that
+// the policy can be tested on any machine with the facts of any CPU.
+type CPUFacts struct {
+	// Vendor is the CPUID vendor string: "GenuineIntel", "AuthenticAMD", …;
+	// "" where there is none (not x86).
+	Vendor string
+	// Family and Model are the display family and model, base and extended
+	// fields combined (Intel Skylake is family 6 model 0x5E, AMD Zen 5
+	// family 0x1A).
+	Family, Model int
+	// AVX2 is the CPU's AVX2 flag and OSYMM whether the operating system
+	// saves the ymm registers (XCR0 bits 1 and 2). klauspost/cpuid reports
+	// AVX2 only when the OS saves ymm; the policy checks both, for facts
+	// that come from elsewhere.
+	AVX2, OSYMM bool
+	// The AVX-512 subsets and GFNI, for the policy's AMD rules (Zen 4 was
+	// the first AMD core with AVX-512) and for the kernels still to come.
+	AVX512F, AVX512BW, AVX512VL, AVX512VBMI, GFNI bool
+	// GDS is the first line of the Linux file
+	// /sys/devices/system/cpu/vulnerabilities/gather_data_sampling ("Not
+	// affected", "Vulnerable", "Mitigation: Microcode", "Unknown: …"), or
+	// "" where there is no such file (other operating systems, older
+	// kernels).
+	GDS string
+	// Brand is the processor's brand string, for reports only.
+	Brand string
+}
+
+// gdsFile is where Linux reports Gather Data Sampling ("Downfall").
+const gdsFile = "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling"
+
+// readGDS returns the first line of gdsFile, or "" if it cannot be read.
+// The tests replace it, so that the emulated dispatch test does not depend
+// on the host's microcode.
+var readGDS = func() string {
+	if runtime.GOOS != "linux" {
+		return ""
+	}
+	b, err := os.ReadFile(gdsFile)
+	if err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSpace(line)
+}
+
+// cpuidFacts returns the facts that CPUID gives, without GDS: enough to say
+// which kernels this CPU can run.
+func cpuidFacts() CPUFacts {
+	c := &cpuid.CPU
+	return CPUFacts{
+		Vendor:     c.VendorString,
+		Family:     c.Family,
+		Model:      c.Model,
+		AVX2:       c.Supports(cpuid.AVX2),
+		OSYMM:      c.Supports(cpuid.AVX), // klauspost/cpuid sets AVX only if XCR0 enables ymm
+		AVX512F:    c.Supports(cpuid.AVX512F),
+		AVX512BW:   c.Supports(cpuid.AVX512BW),
+		AVX512VL:   c.Supports(cpuid.AVX512VL),
+		AVX512VBMI: c.Supports(cpuid.AVX512VBMI),
+		GFNI:       c.Supports(cpuid.GFNI),
+		Brand:      strings.TrimSpace(c.BrandName),
+	}
+}
+
+// hostFacts are the facts of the CPU this process runs on, computed once.
+var hostFacts = sync.OnceValue(func() CPUFacts {
+	f := cpuidFacts()
+	f.GDS = readGDS()
+	return f
+})
+
+// CPUInfo describes the processor as the CPU policy sees it, for the
+// twofish command's info subcommand and for bug reports.
+type CPUInfo struct {
+	Facts CPUFacts
+	// Features lists the facts that are true, by name ("AVX2", "OSYMM",
+	// "AVX512F", …), in a fixed order.
+	Features []string
+	// Implementations is every implementation of this build, as
+	// Implementations returns them.
+	Implementations []Implementation
+	// Chosen is the implementation NewCipher uses in this process, and
+	// Reason why (see AutoImplementation).
+	Chosen, Reason string
+}
+
+// CPUReport returns the CPU facts of this machine, the implementations of
+// this build and the automatic choice among them.
+func CPUReport() CPUInfo {
+	f := hostFacts()
+	r := CPUInfo{Facts: f, Implementations: Implementations()}
+	for _, feat := range []struct {
+		name string
+		on   bool
+	}{
+		{"AVX2", f.AVX2}, {"OSYMM", f.OSYMM}, {"AVX512F", f.AVX512F}, {"AVX512BW", f.AVX512BW},
+		{"AVX512VL", f.AVX512VL}, {"AVX512VBMI", f.AVX512VBMI}, {"GFNI", f.GFNI},
+	} {
+		if feat.on {
+			r.Features = append(r.Features, feat.name)
+		}
+	}
+	r.Chosen, r.Reason = AutoImplementation()
+	return r
+}
+
+// FamilyModel formats the family and model in hexadecimal, as libgcrypt's
+// hwf-x86 code and its debug output name them: "family 0x6 model 0x5e".
+func (f CPUFacts) FamilyModel() string {
+	return "family 0x" + strconv.FormatInt(int64(f.Family), 16) + " model 0x" + strconv.FormatInt(int64(f.Model), 16)
+}
