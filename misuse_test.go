@@ -104,4 +104,3 @@ func checkState(t *testing.T, c *Cipher, x *XTS) {
 		t.Fatal("XTS gives a different answer after misuse")
 	}
 }
-
