@@ -5,7 +5,7 @@ import "encoding/binary"
 // schedule is the expanded key that every kernel reads: the four
 // key-dependent S-boxes already multiplied by their MDS columns, and the 40
 // whitening and round subkeys. Its layout is part of the assembly kernels'
-// contract: s at offset 0, k at offset 4096.
+// contract: s at offset 0, k at offset 4096, ct at offset 4256.
 type schedule struct {
 	// s[j][x] is column j of the MDS matrix times key-dependent S-box j
 	// applied to x, so that g(X) = s[0][X0] ^ s[1][X1] ^ s[2][X2] ^ s[3][X3].
@@ -13,6 +13,9 @@ type schedule struct {
 	// k[0:4] whiten the input, k[4:8] the output, and k[8+2r], k[9+2r]
 	// are the subkeys of round r.
 	k [40]uint32
+	// ct is the key material of the constant-time kernels (key_ct.go), at
+	// offset 4256; only their ladders fill it, and they leave s zero.
+	ct ctSchedule
 }
 
 // qLevel[m][j] is the permutation that byte j of the h function passes

@@ -1,0 +1,645 @@
+// Command avx2ct generates avx2ct_amd64.s, the constant-time AVX2 Twofish
+// kernels (avx2-ct), with avo. Run it through go generate in the package
+// directory:
+//
+//	cd _asm/avx2ct && go run . -out ../../avx2ct_amd64.s -pkg twofish
+//
+// # Design
+//
+// The kernels encrypt or decrypt 32 blocks at a time without a single table
+// look-up: no memory address depends on the key or the data, and the only
+// branches are the loop counters. The key-dependent S-boxes are evaluated
+// with VPSHUFB, which looks 32 bytes up in a 16-entry table held in a
+// register, so the S-boxes are computed on nibbles, the way the
+// specification defines q0 and q1 (section 4.3.5): each q is two layers of
+// 4-bit t-box look-ups, with a linear mix of the two nibbles before each
+// layer. The key setup (key_ct.go) folds each t-box layer together with
+// what follows it up to the next look-up (the mix, the XOR of a key byte,
+// the next q's first mix) into four 16-entry tables, so that every layer is
+// four VPSHUFB and two XORs on the nibbles (a, b):
+//
+//	a' = A0[a] ^ A1[b]
+//	b' = B0[a] ^ B1[b]
+//
+// A g function with a k-word key (k = 2, 3, 4) is a byte's split into
+// nibbles and first mix, 2k+1 such layers, and the last layer multiplied by
+// the MDS matrix: the products of y = t2[a] | t3[b]<<4 by 01, 5B and EF are
+// each two look-ups, and each output byte of g the XOR of four products.
+//
+// The data are byte-sliced for the g function: one ymm register holds byte
+// j of 32 words, one word from each block, so that one VPSHUFB applies
+// S-box j to all of them. The tables of byte j serve both g functions of a
+// round, g(X) and g(ROL(Y, 8)), loaded once for the two; the rotation of
+// Y is free, a renaming of Y's slices. The pseudo-Hadamard transform, the
+// subkeys and the one-bit rotations need 32-bit words, so each round
+// transposes the g outputs into words (two levels of unpacks) and the two
+// new words back into byte slices (an in-lane byte transpose with VPSHUFB
+// and two levels of unpacks).
+//
+// # Layout
+//
+// The state of the 32 blocks lives in the frame: the four words of every
+// block as 32-bit lanes (words, 16 vectors), the byte slices of the two
+// words that the next g functions read (slices, 8 vectors), and the nibbles
+// that the S-box chains leave for the MDS products (nibbles, 16 vectors).
+// Word w of block 8q+2k+l is dword k of lane l of words[w][q]. The kernels
+// read the schedule (key.go, key_ct.go) at fixed offsets: the subkeys k at
+// 4096, the nibble tables of ctSchedule from 4256. Every memory operand is
+// a base register plus a constant: the frame, the schedule, the data
+// pointers and a pointer that walks the subkeys.
+//
+// # Checks
+//
+// The generator refuses, after register allocation: any memory operand with
+// an index register; any conditional branch that is not a JNZ right after
+// the DECQ of a loop counter (a register written only by MOVQ of a constant
+// or of the argument n, and by DECQ); any instruction that needs more than
+// AVX2; and any use of BP, or of SP other than as the base of a frame slot.
+// asm_amd64_test.go checks the generated file for the same properties.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/pass"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+var c = build.NewContext()
+
+func main() {
+	fs := flag.NewFlagSet("avx2ct", flag.ExitOnError)
+	flags := build.NewFlags(fs)
+	fs.Parse(os.Args[1:])
+
+	// The stubs are in kernels_avx2ct_amd64.go; load the package as amd64
+	// whatever the host, since go generate passes its own GOARCH.
+	os.Setenv("GOARCH", "amd64")
+	c.Package("github.com/twofish-go/twofish")
+	c.ConstraintExpr("gc,!purego")
+
+	constants()
+	for _, kw := range []int{2, 3, 4} {
+		for _, dec := range []bool{false, true} {
+			kernel(kw, dec)
+		}
+	}
+
+	cfg := flags.Config()
+	// Check the allocated code before anything is printed.
+	passes := []pass.Interface{cfg.Passes[0], pass.Func(check)}
+	cfg.Passes = append(passes, cfg.Passes[1:]...)
+	os.Exit(build.Main(cfg, c))
+}
+
+// Offsets into the schedule (key.go, key_ct.go; TestCTLayout pins them).
+const (
+	subkeysOffset = 4096            // k [40]uint32
+	ctOffset      = 4256            // ct ctSchedule
+	mixOffset     = ctOffset + 0    // mix [2][16]byte
+	firstOffset   = ctOffset + 32   // first [2][4][16]byte
+	secondOffset  = ctOffset + 160  // second [4][4][4][16]byte
+	mdsOffset     = ctOffset + 1184 // mds [4][3][2][16]byte
+)
+
+// The MDS matrix (section 4.2) as indexes into ctSchedule.mds: 0, 1, 2 for
+// the products by 01, 5B, EF. Row i, column j.
+var mdsProduct = [4][4]int{
+	{0, 2, 1, 1},
+	{1, 2, 2, 0},
+	{2, 1, 0, 2},
+	{2, 0, 2, 1},
+}
+
+// qType[m][j] is the q (0 or 1) of byte j at the level of key word L[m],
+// lastType[j] the last q of byte j (key.go's qLevel, key_ct.go's qType).
+var (
+	qType    = [4][4]int{{0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1, 0, 0}, {1, 0, 0, 1}}
+	lastType = [4]int{1, 0, 1, 0}
+)
+
+// The constant vectors: the nibble mask, and the VPSHUFB control that
+// transposes each lane's 4x4 bytes (byte i of dword k to byte k of dword i).
+var consts operand.Mem
+
+const (
+	maskOffset      = 0
+	transposeOffset = 32
+)
+
+func constants() {
+	consts = c.StaticGlobal("avx2ctConsts")
+	c.DataAttributes(8 | 16) // RODATA | NOPTR
+	for i := range 32 {
+		c.AddDatum(maskOffset+i, operand.U8(0x0F))
+	}
+	for l := range 2 {
+		for i := range 4 {
+			for k := range 4 {
+				c.AddDatum(transposeOffset+16*l+4*i+k, operand.U8(4*k+i))
+			}
+		}
+	}
+}
+
+// tab returns the 16-byte table at offset off of the schedule.
+func tab(ks reg.Register, off int) operand.Mem { return operand.Mem{Base: ks, Disp: off} }
+
+func mixTable(ks reg.Register, i int) operand.Mem { return tab(ks, mixOffset+16*i) }
+func firstTable(ks reg.Register, q, i int) operand.Mem {
+	return tab(ks, firstOffset+16*(4*q+i))
+}
+func secondTable(ks reg.Register, s, j, i int) operand.Mem {
+	return tab(ks, secondOffset+16*(16*s+4*j+i))
+}
+func mdsTable(ks reg.Register, j, p, h int) operand.Mem {
+	return tab(ks, mdsOffset+16*(6*j+2*p+h))
+}
+
+// frame is the kernel's state in its stack frame.
+type frame struct {
+	base operand.Mem
+}
+
+const (
+	wordsOffset   = 0   // words[w][q]: 16 vectors
+	slicesOffset  = 512 // slices[p][j]: byte j of active word p, 8 vectors
+	nibblesOffset = 768 // nibbles[g][j][h]: the chains' last (a, b), 16 vectors
+	frameSize     = 1280
+)
+
+func (f frame) word(w, q int) operand.Mem  { return f.base.Offset(wordsOffset + 32*(4*w+q)) }
+func (f frame) slice(p, j int) operand.Mem { return f.base.Offset(slicesOffset + 32*(4*p+j)) }
+func (f frame) nibble(g, j, h int) operand.Mem {
+	return f.base.Offset(nibblesOffset + 32*(8*g+2*j+h))
+}
+
+// transpose4 transposes the 4x4 matrices of dwords that v[0..3] form in
+// each lane: dword k of lane l of the result i is dword i of lane l of
+// v[k]. It is its own inverse.
+func transpose4(v [4]reg.VecVirtual) [4]reg.VecVirtual {
+	u := [4]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM(), c.YMM()}
+	c.VPUNPCKLDQ(v[1], v[0], u[0]) // v0.d0 v1.d0 v0.d1 v1.d1
+	c.VPUNPCKHDQ(v[1], v[0], u[1]) // v0.d2 v1.d2 v0.d3 v1.d3
+	c.VPUNPCKLDQ(v[3], v[2], u[2])
+	c.VPUNPCKHDQ(v[3], v[2], u[3])
+	w := [4]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM(), c.YMM()}
+	c.VPUNPCKLQDQ(u[2], u[0], w[0]) // v0.d0 v1.d0 v2.d0 v3.d0
+	c.VPUNPCKHQDQ(u[2], u[0], w[1])
+	c.VPUNPCKLQDQ(u[3], u[1], w[2])
+	c.VPUNPCKHQDQ(u[3], u[1], w[3])
+	return w
+}
+
+// toSlices turns four vectors of words into their four byte slices: byte
+// 4q+k of lane l of slice j is byte j of dword k of lane l of v[q].
+func toSlices(v [4]reg.VecVirtual) [4]reg.VecVirtual {
+	var t [4]reg.VecVirtual
+	for q := range 4 {
+		t[q] = c.YMM()
+		c.VPSHUFB(consts.Offset(transposeOffset), v[q], t[q])
+	}
+	return transpose4(t)
+}
+
+// toWords is the inverse of toSlices.
+func toWords(z [4]reg.VecVirtual) [4]reg.VecVirtual {
+	l := [4]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM(), c.YMM()}
+	c.VPUNPCKLBW(z[1], z[0], l[0]) // bytes 0, 1 of words 0..7
+	c.VPUNPCKHBW(z[1], z[0], l[1]) // bytes 0, 1 of words 8..15
+	c.VPUNPCKLBW(z[3], z[2], l[2])
+	c.VPUNPCKHBW(z[3], z[2], l[3])
+	w := [4]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM(), c.YMM()}
+	c.VPUNPCKLWD(l[2], l[0], w[0]) // words 0..3
+	c.VPUNPCKHWD(l[2], l[0], w[1]) // words 4..7
+	c.VPUNPCKLWD(l[3], l[1], w[2])
+	c.VPUNPCKHWD(l[3], l[1], w[3])
+	return w
+}
+
+// chain is the state of one S-box chain: the two nibbles of each byte.
+type chain struct{ a, b reg.VecVirtual }
+
+// layer applies the four tables at t[0..3] to the chains, which share the
+// tables' loads: a' = A0[a] ^ A1[b], b' = B0[a] ^ B1[b].
+func layer(chs []*chain, t [4]operand.Mem) {
+	na := make([]reg.VecVirtual, len(chs))
+	nb := make([]reg.VecVirtual, len(chs))
+	// The look-ups of a first, so that a dies early.
+	for _, p := range [][2]int{{0, 0}, {2, 1}} {
+		tt := c.YMM()
+		c.VBROADCASTI128(t[p[0]], tt)
+		for i, ch := range chs {
+			d := c.YMM()
+			c.VPSHUFB(ch.a, tt, d)
+			if p[1] == 0 {
+				na[i] = d
+			} else {
+				nb[i] = d
+			}
+		}
+	}
+	for _, p := range [][2]int{{1, 0}, {3, 1}} {
+		tt := c.YMM()
+		c.VBROADCASTI128(t[p[0]], tt)
+		for i, ch := range chs {
+			d := c.YMM()
+			c.VPSHUFB(ch.b, tt, d)
+			if p[1] == 0 {
+				c.VPXOR(d, na[i], na[i])
+			} else {
+				c.VPXOR(d, nb[i], nb[i])
+			}
+		}
+	}
+	for i, ch := range chs {
+		ch.a, ch.b = na[i], nb[i]
+	}
+}
+
+// sboxes returns the steps that run the S-box chains of byte j for both g
+// functions of a round, from the slices in in[0..1], and leave their last
+// nibbles in the frame. The two chains share each table load.
+func sboxes(ks reg.Register, f frame, kw, j int, in [2]operand.Mem, mask reg.VecVirtual) []func() {
+	chs := make([]*chain, 2)
+	var steps []func()
+	steps = append(steps, func() {
+		for g := range chs {
+			x := c.YMM()
+			c.VMOVDQU(in[g], x)
+			lo, hi := c.YMM(), c.YMM()
+			c.VPAND(x, mask, lo)
+			c.VPSRLW(operand.Imm(4), x, hi)
+			c.VPAND(hi, mask, hi)
+			chs[g] = &chain{a: hi, b: lo}
+		}
+		// The first mix: a ^ b, and mix4(a) ^ ror4(b).
+		var tt [2]reg.VecVirtual
+		for i := range tt {
+			tt[i] = c.YMM()
+			c.VBROADCASTI128(mixTable(ks, i), tt[i])
+		}
+		for _, ch := range chs {
+			a, b := c.YMM(), c.YMM()
+			c.VPXOR(ch.a, ch.b, a)
+			c.VPSHUFB(ch.a, tt[0], b)
+			t := c.YMM()
+			c.VPSHUFB(ch.b, tt[1], t)
+			c.VPXOR(t, b, b)
+			ch.a, ch.b = a, b
+		}
+	})
+	for s := 0; ; s++ {
+		q := lastType[j]
+		if s < kw {
+			q = qType[kw-1-s][j]
+		}
+		steps = append(steps, func() {
+			layer(chs, [4]operand.Mem{firstTable(ks, q, 0), firstTable(ks, q, 1), firstTable(ks, q, 2), firstTable(ks, q, 3)})
+		})
+		if s == kw {
+			break
+		}
+		steps = append(steps, func() {
+			layer(chs, [4]operand.Mem{secondTable(ks, s, j, 0), secondTable(ks, s, j, 1), secondTable(ks, s, j, 2), secondTable(ks, s, j, 3)})
+		})
+	}
+	steps = append(steps, func() {
+		for g, ch := range chs {
+			c.VMOVDQU(ch.a, f.nibble(g, j, 0))
+			c.VMOVDQU(ch.b, f.nibble(g, j, 1))
+		}
+	})
+	return steps
+}
+
+// interleave emits the steps of several streams round-robin, so that an
+// out-of-order core finds independent work next to each chain's latency.
+func interleave(streams [][]func()) {
+	for k := 0; ; k++ {
+		done := true
+		for _, st := range streams {
+			if k < len(st) {
+				st[k]()
+				done = false
+			}
+		}
+		if done {
+			return
+		}
+	}
+}
+
+// mdsProducts computes the byte slices of both g functions' outputs from
+// the nibbles in the frame: out[g][i] is byte i of g's 32 outputs.
+func mdsProducts(ks reg.Register, f frame) [2][4]reg.VecVirtual {
+	var acc [2][4]reg.VecVirtual
+	var pending [2][4]reg.VecVirtual // a first term not yet XORed into a fresh register
+	var have [2][4]bool
+	for j := range 4 {
+		for p := range 3 {
+			var rows []int
+			for i := range 4 {
+				if mdsProduct[i][j] == p {
+					rows = append(rows, i)
+				}
+			}
+			if len(rows) == 0 {
+				continue
+			}
+			lo, hi := c.YMM(), c.YMM()
+			c.VBROADCASTI128(mdsTable(ks, j, p, 0), lo)
+			c.VBROADCASTI128(mdsTable(ks, j, p, 1), hi)
+			for g := range 2 {
+				v, t := c.YMM(), c.YMM()
+				c.VPSHUFB(f.nibble(g, j, 0), lo, v)
+				c.VPSHUFB(f.nibble(g, j, 1), hi, t)
+				c.VPXOR(t, v, v)
+				for _, i := range rows {
+					switch {
+					case !have[g][i] && pending[g][i] == nil:
+						pending[g][i] = v
+					case !have[g][i]:
+						acc[g][i] = c.YMM()
+						c.VPXOR(v, pending[g][i], acc[g][i])
+						have[g][i] = true
+					default:
+						c.VPXOR(v, acc[g][i], acc[g][i])
+					}
+				}
+			}
+		}
+	}
+	return acc
+}
+
+// round emits one Feistel round on the 32 blocks: the active words (w0, w1)
+// are in the frame's slices, the passive words (w2, w3) in its words; k0
+// and k1 are the round's subkeys. The passive words become the next
+// active pair: the round stores them as words and as slices.
+func round(ks reg.Register, f frame, kw int, dec bool, w2, w3 int, k0, k1 operand.Mem) {
+	mask := c.YMM()
+	c.VMOVDQU(consts.Offset(maskOffset), mask)
+	// The chains of bytes 0 and 1, then of bytes 2 and 3, interleaved:
+	// a layer of one pair of chains is four cycles of latency, as long as
+	// its VPSHUFBs take on two shuffle pipes, so a second pair fills the
+	// gaps. (All four pairs at once need more than 16 registers.)
+	for j0 := 0; j0 < 4; j0 += 2 {
+		var streams [][]func()
+		for j := j0; j < j0+2; j++ {
+			// g(X) reads byte j of X, g(ROL(Y, 8)) byte j-1 of Y.
+			streams = append(streams, sboxes(ks, f, kw, j, [2]operand.Mem{f.slice(0, j), f.slice(1, (j+3)%4)}, mask))
+		}
+		interleave(streams)
+	}
+	z := mdsProducts(ks, f)
+	t0 := toWords(z[0])
+	t1 := toWords(z[1])
+
+	// The pseudo-Hadamard transform with the subkeys, and the updates:
+	// encryption: w2 = ror(w2 ^ f0, 1), w3 = rol(w3, 1) ^ f1;
+	// decryption: w2 = rol(w2, 1) ^ f0, w3 = ror(w3 ^ f1, 1).
+	kk0, kk1 := c.YMM(), c.YMM()
+	c.VPBROADCASTD(k0, kk0)
+	c.VPBROADCASTD(k1, kk1)
+	var n2, n3 [4]reg.VecVirtual
+	for q := range 4 {
+		s, f1 := c.YMM(), c.YMM()
+		c.VPADDD(t1[q], t0[q], s)
+		c.VPADDD(t1[q], s, f1)
+		c.VPADDD(kk1, f1, f1)
+		c.VPADDD(kk0, s, s) // f0
+		x, y := c.YMM(), c.YMM()
+		c.VMOVDQU(f.word(w2, q), x)
+		c.VMOVDQU(f.word(w3, q), y)
+		if !dec {
+			c.VPXOR(s, x, x)
+			n2[q] = ror1(x)
+			n3[q] = rol1(y)
+			c.VPXOR(f1, n3[q], n3[q])
+		} else {
+			n2[q] = rol1(x)
+			c.VPXOR(s, n2[q], n2[q])
+			c.VPXOR(f1, y, y)
+			n3[q] = ror1(y)
+		}
+		c.VMOVDQU(n2[q], f.word(w2, q))
+		c.VMOVDQU(n3[q], f.word(w3, q))
+	}
+	for p, n := range [2][4]reg.VecVirtual{n2, n3} {
+		s := toSlices(n)
+		for j := range 4 {
+			c.VMOVDQU(s[j], f.slice(p, j))
+		}
+	}
+}
+
+func rol1(x reg.VecVirtual) reg.VecVirtual {
+	l, r := c.YMM(), c.YMM()
+	c.VPADDD(x, x, l)
+	c.VPSRLD(operand.Imm(31), x, r)
+	c.VPOR(r, l, l)
+	return l
+}
+
+func ror1(x reg.VecVirtual) reg.VecVirtual {
+	l, r := c.YMM(), c.YMM()
+	c.VPSRLD(operand.Imm(1), x, r)
+	c.VPSLLD(operand.Imm(31), x, l)
+	c.VPOR(r, l, l)
+	return l
+}
+
+// kernel emits encryptBlocks32AVX2CT<bits> or decryptBlocks32AVX2CT<bits>
+// for keys of kw 64-bit words: n groups of 32 blocks from src to dst.
+func kernel(kw int, dec bool) {
+	name := fmt.Sprintf("encryptBlocks32AVX2CT%d", 64*kw)
+	dir := "encrypts"
+	// Whitening: k[0:4] before encryption and after decryption.
+	in, out := subkeysOffset, subkeysOffset+16
+	if dec {
+		name = fmt.Sprintf("decryptBlocks32AVX2CT%d", 64*kw)
+		dir = "decrypts"
+		in, out = out, in
+	}
+	c.Implement(name)
+	c.Commentf("%s %s n groups of 32 blocks with a %d-bit key in constant time; generated by _asm/avx2ct.", name, dir, 64*kw)
+
+	// The frame, aligned to 32 bytes so that no vector access splits a
+	// cache line.
+	local := c.AllocLocal(frameSize + 32)
+	fp := c.GP64()
+	c.LEAQ(local.Offset(31), fp)
+	c.ANDQ(operand.I32(-32), fp)
+	f := frame{operand.Mem{Base: fp}}
+	ks := c.GP64()
+	c.Load(c.Param("ks"), ks)
+	src, dst, n := c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("src"), src)
+	c.Load(c.Param("dst"), dst)
+	c.Load(c.Param("n"), n)
+	c.TESTQ(n, n)
+	c.JZ(operand.LabelRef("done"))
+
+	c.Label("blocks")
+	// Load and whiten 32 blocks, and transpose them into words: group q
+	// is blocks 8q to 8q+7, two to a vector.
+	kin := c.YMM()
+	c.VBROADCASTI128(operand.Mem{Base: ks, Disp: in}, kin)
+	for q := range 4 {
+		var v [4]reg.VecVirtual
+		for k := range v {
+			v[k] = c.YMM()
+			c.VPXOR(operand.Mem{Base: src, Disp: 32 * (4*q + k)}, kin, v[k])
+		}
+		w := transpose4(v)
+		for i := range 4 {
+			c.VMOVDQU(w[i], f.word(i, q))
+		}
+	}
+	for p := range 2 {
+		var v [4]reg.VecVirtual
+		for q := range 4 {
+			v[q] = c.YMM()
+			c.VMOVDQU(f.word(p, q), v[q])
+		}
+		s := toSlices(v)
+		for j := range 4 {
+			c.VMOVDQU(s[j], f.slice(p, j))
+		}
+	}
+
+	// Sixteen rounds, two per turn: the first updates words 2 and 3, the
+	// second words 0 and 1. kp walks the subkeys: k[8], k[12], … in
+	// encryption, k[38], k[34], … in decryption.
+	kp, cnt := c.GP64(), c.GP64()
+	step := 16
+	first := subkeysOffset + 4*8
+	second := 8
+	if dec {
+		step, first, second = -16, subkeysOffset+4*38, -8
+	}
+	c.LEAQ(operand.Mem{Base: ks, Disp: first}, kp)
+	c.MOVQ(operand.I32(8), cnt)
+	c.Label("rounds")
+	round(ks, f, kw, dec, 2, 3, operand.Mem{Base: kp}, operand.Mem{Base: kp, Disp: 4})
+	round(ks, f, kw, dec, 0, 1, operand.Mem{Base: kp, Disp: second}, operand.Mem{Base: kp, Disp: second + 4})
+	c.ADDQ(operand.I8(int8(step)), kp)
+	c.DECQ(cnt)
+	c.JNZ(operand.LabelRef("rounds"))
+
+	// The output is words 2, 3, 0, 1, whitened.
+	kout := c.YMM()
+	c.VBROADCASTI128(operand.Mem{Base: ks, Disp: out}, kout)
+	for q := range 4 {
+		var v [4]reg.VecVirtual
+		for i, w := range [4]int{2, 3, 0, 1} {
+			v[i] = c.YMM()
+			c.VMOVDQU(f.word(w, q), v[i])
+		}
+		b := transpose4(v)
+		for k := range 4 {
+			c.VPXOR(kout, b[k], b[k])
+			c.VMOVDQU(b[k], operand.Mem{Base: dst, Disp: 32 * (4*q + k)})
+		}
+	}
+
+	c.ADDQ(operand.I32(512), src)
+	c.ADDQ(operand.I32(512), dst)
+	c.DECQ(n)
+	c.JNZ(operand.LabelRef("blocks"))
+
+	c.Label("done")
+	c.VZEROUPPER()
+	c.RET()
+}
+
+// check enforces the constant-time rules and the frame-pointer convention
+// on the allocated code of every kernel.
+func check(f *ir.File) error {
+	for _, fn := range f.Functions() {
+		counters := map[reg.Physical]bool{}
+		insts := fn.Instructions()
+		for i, inst := range insts {
+			for _, isa := range inst.ISA {
+				if !slices.Contains([]string{"AVX", "AVX2"}, isa) {
+					panic(fmt.Sprintf("%s: %s needs %s", fn.Name, inst.Opcode, isa))
+				}
+			}
+			for _, op := range inst.Operands {
+				if m, ok := op.(operand.Mem); ok {
+					if m.Index != nil {
+						panic(fmt.Sprintf("%s: %s has an indexed memory operand", fn.Name, inst.Opcode))
+					}
+					if m.Base != nil && phys(fn, inst, m.Base).Info()&reg.BasePointer != 0 {
+						panic(fmt.Sprintf("%s: %s addresses through BP", fn.Name, inst.Opcode))
+					}
+					continue
+				}
+				for _, r := range operand.Registers(op) {
+					if p := phys(fn, inst, r); p.Kind() == reg.KindVector && p.PhysicalIndex() >= 16 {
+						panic(fmt.Sprintf("%s: %s uses %s, which only AVX-512 can encode", fn.Name, inst.Opcode, p.Asm()))
+					}
+					if phys(fn, inst, r).Info()&(reg.BasePointer|reg.Restricted) != 0 {
+						panic(fmt.Sprintf("%s: %s uses %s; the kernels must not touch BP or SP",
+							fn.Name, inst.Opcode, phys(fn, inst, r).Asm()))
+					}
+				}
+			}
+			if inst.Opcode == "DECQ" {
+				counters[phys(fn, inst, inst.Operands[0].(reg.Register))] = true
+			}
+			if inst.IsBranch && inst.IsConditional {
+				prev := insts[i-1]
+				if inst.Opcode == "JZ" && prev.Opcode == "TESTQ" && i < 8 {
+					// The check of n on entry.
+					continue
+				}
+				if inst.Opcode != "JNZ" || prev.Opcode != "DECQ" {
+					panic(fmt.Sprintf("%s: %s after %s is not a loop counter branch", fn.Name, inst.Opcode, prev.Opcode))
+				}
+			}
+		}
+		// A loop counter is written only by DECQ and by MOVQ of a constant
+		// or of an argument.
+		for _, inst := range insts {
+			for _, op := range inst.Outputs {
+				r, ok := op.(reg.Register)
+				if !ok || !counters[phys(fn, inst, r)] {
+					continue
+				}
+				switch {
+				case inst.Opcode == "DECQ":
+				case inst.Opcode == "MOVQ" && isConstOrArg(inst.Operands[0]):
+				default:
+					panic(fmt.Sprintf("%s: %s writes the loop counter %s", fn.Name, inst.Opcode, phys(fn, inst, r).Asm()))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func isConstOrArg(op operand.Op) bool {
+	switch o := op.(type) {
+	case operand.Constant:
+		return true
+	case operand.Mem:
+		return o.Base == reg.FramePointer
+	}
+	return false
+}
+
+func phys(fn *ir.Function, inst *ir.Instruction, r reg.Register) reg.Physical {
+	p := reg.ToPhysical(r)
+	if p == nil {
+		panic(fmt.Sprintf("%s: %s has an unallocated register", fn.Name, inst.Opcode))
+	}
+	return p
+}

@@ -1,0 +1,201 @@
+package twofish
+
+import "encoding/binary"
+
+// The constant-time key schedule: the same subkeys as expand, computed
+// without indexing any table with key bytes, and the key material of the
+// constant-time kernels (generic-ct, avx2-ct), which never index a table
+// with secret data either.
+//
+// The permutations q0 and q1 are evaluated from their 4-bit t-boxes
+// (section 4.3.5), each packed into a uint64 and read by shifting it: a
+// shift takes the same time for every count, where a table look-up takes
+// a time that depends on which cache line holds the entry. The MDS and RS
+// products use multiplications by constants written as shifts and masked
+// XORs, without branches.
+
+// qtPacked[q][i] is t-box t_i of q0 (q = 0) or q1 (q = 1), entry x in bits
+// 4x to 4x+3.
+var qtPacked [2][4]uint64
+
+// qType[m][j] is 0 for q0 and 1 for q1: the permutation that byte j of the
+// h function passes through at the level of key word L[m] (qLevel), and
+// lastType[j] the last one (folded into mdsq for the table kernels).
+var (
+	qType    = [4][4]int{{0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1, 0, 0}, {1, 0, 0, 1}}
+	lastType = [4]int{1, 0, 1, 0}
+)
+
+// mdsProduct[i][j] says which of the products by 01, 5B and EF (0, 1, 2)
+// row i of the MDS matrix takes from column j.
+var mdsProduct [4][4]int
+
+func init() {
+	for q, t := range [2]*[4][16]byte{&q0t, &q1t} {
+		for i := range 4 {
+			for x := range 16 {
+				qtPacked[q][i] |= uint64(t[i][x]) << (4 * x)
+			}
+		}
+	}
+	for i := range 4 {
+		for j := range 4 {
+			switch mds[i][j] {
+			case 0x01:
+				mdsProduct[i][j] = 0
+			case 0x5B:
+				mdsProduct[i][j] = 1
+			case 0xEF:
+				mdsProduct[i][j] = 2
+			default:
+				panic("twofish: unexpected MDS entry")
+			}
+		}
+	}
+}
+
+// nib returns entry x (0 to 15) of the packed t-box t.
+func nib(t, x uint64) uint64 { return t >> (4 * (x & 15)) & 15 }
+
+// ror4 rotates the nibble v right by one bit; mix4 is v ^ (8v mod 16). The
+// second nibble of each q layer is a ^ ror4(b) ^ 8a mod 16 = mix4(a) ^ ror4(b).
+func ror4(v uint64) uint64 { return (v>>1 | v<<3) & 15 }
+func mix4(v uint64) uint64 { return (v ^ v<<3) & 15 }
+
+// qCT evaluates q0 (q = 0) or q1 (q = 1) on the byte x, as qPerm does from
+// the t-boxes, without memory look-ups.
+func qCT(q int, x uint64) uint64 {
+	t := &qtPacked[q]
+	a, b := x>>4&15, x&15
+	a, b = a^b, mix4(a)^ror4(b)
+	a, b = nib(t[0], a), nib(t[1], b)
+	a, b = a^b, mix4(a)^ror4(b)
+	a, b = nib(t[2], a), nib(t[3], b)
+	return b<<4 | a
+}
+
+// mdsColumnCT is mdsColumn without branches on x: in GF(2^8) modulo
+// x^8+x^6+x^5+x^3+1, 1/x is 0xB4, so 0x5B = 1 + 1/x^2 and 0xEF = 1 + 1/x +
+// 1/x^2 (section 4.2), and division by x is a shift with a masked XOR.
+func mdsColumnCT(j int, x uint32) uint32 {
+	x1 := x>>1 ^ 0xB4&-(x&1)
+	x2 := x1>>1 ^ 0xB4&-(x1&1)
+	p := [3]uint32{x, x ^ x2, x ^ x1 ^ x2}
+	var w uint32
+	for i := range 4 {
+		w |= p[mdsProduct[i][j]] << (8 * i)
+	}
+	return w
+}
+
+// hCT is the function h of section 4.3.2 for the key words l, computed in
+// constant time.
+func hCT(x uint32, l []uint32) uint32 {
+	var w uint32
+	for j := range 4 {
+		y := uint64(byte(x >> (8 * j)))
+		for m := len(l) - 1; m >= 0; m-- {
+			y = qCT(qType[m][j], y) ^ uint64(byte(l[m]>>(8*j)))
+		}
+		w ^= mdsColumnCT(j, uint32(qCT(lastType[j], y)))
+	}
+	return w
+}
+
+// ctSchedule is the key material of the constant-time kernels, beside the
+// subkeys in schedule.k: the S vector for generic-ct and the nibble tables
+// of avx2-ct. Its layout is part of the avx2-ct kernels' contract (see
+// _asm/avx2ct): every table is 16 bytes, and the tables follow each other
+// in the order of the fields, from offset 0 of the struct.
+//
+// The tables evaluate the key-dependent S-boxes of the g function on the
+// two nibbles of each byte, with one 16-entry look-up per nibble and table
+// (VPSHUFB). Each q permutation is two layers of t-box look-ups, with a
+// linear mix of the nibbles before each layer; a table folds a t-box
+// together with what follows it up to the next look-up, so that a layer is
+// four look-ups and two XORs: the new first nibble is A0[a] ^ A1[b], the
+// new second B0[a] ^ B1[b].
+type ctSchedule struct {
+	// mix takes the byte's nibbles (a, b) = (x>>4, x&15) into the first
+	// layer of the first q: the first nibble is a ^ b (no table), the second
+	// mix[0][a] ^ mix[1][b] = mix4(a) ^ ror4(b).
+	mix [2][16]byte
+	// first[q] is the first layer of q0 or q1: A0 = t0, A1 = t1, B0 =
+	// mix4∘t0, B1 = ror4∘t1, which gives the nibbles of the second layer.
+	first [2][4][16]byte
+	// second[s][j] is the second layer of the q of stage s of byte j
+	// (stage 0 is the first q a byte meets), followed by the XOR of key
+	// byte κ and the mix into the first layer of the next q: A0 = t2 ^
+	// κlo ^ κhi, A1 = t3, B0 = ror4∘(t2 ^ κlo), B1 = mix4∘(t3 ^ κhi).
+	// Stages kw to 3 are unused.
+	second [4][4][4][16]byte
+	// mds[j][c] is the second layer of the last q of byte j multiplied by
+	// the MDS constant c (0x01, 0x5B, 0xEF): y = t2[a] | t3[b]<<4, and
+	// c·y = mds[j][c][0][a] ^ mds[j][c][1][b].
+	mds [4][3][2][16]byte
+	// sv is the S vector, sv[m] = L_m of section 4.3.2, and kw the key
+	// length in 64-bit words (2, 3 or 4): h(x, sv[:kw]) is the g function.
+	sv [4]uint32
+	kw int
+}
+
+// expandCT computes the subkeys of a 16, 24 or 32-byte key into ks.k and
+// the key material of the constant-time kernels into ks.ct, without
+// secret-dependent memory accesses or branches. It leaves ks.s, the
+// table kernels' S-boxes, zero.
+func (ks *schedule) expandCT(key []byte) {
+	k := len(key) / 8
+	var me, mo, sv [4]uint32
+	for i := range k {
+		me[i] = binary.LittleEndian.Uint32(key[8*i:])
+		mo[i] = binary.LittleEndian.Uint32(key[8*i+4:])
+		sv[k-1-i] = rsMultiply((*[8]byte)(key[8*i:]))
+	}
+	const rho = 0x01010101
+	for i := range uint32(20) {
+		a := hCT(2*i*rho, me[:k])
+		b := rotl(hCT((2*i+1)*rho, mo[:k]), 8)
+		ks.k[2*i] = a + b
+		ks.k[2*i+1] = rotl(a+2*b, 9)
+	}
+	ct := &ks.ct
+	ct.sv, ct.kw = sv, k
+	ct.buildTables()
+}
+
+// buildTables fills the nibble tables from ct.sv and ct.kw. The tables are
+// indexed only by public loop counters; the key bytes enter by XOR.
+func (ct *ctSchedule) buildTables() {
+	t := func(q, i int, x uint64) uint64 { return nib(qtPacked[q][i], x) }
+	for x := range uint64(16) {
+		ct.mix[0][x] = byte(mix4(x))
+		ct.mix[1][x] = byte(ror4(x))
+		for q := range 2 {
+			ct.first[q][0][x] = byte(t(q, 0, x))
+			ct.first[q][1][x] = byte(t(q, 1, x))
+			ct.first[q][2][x] = byte(mix4(t(q, 0, x)))
+			ct.first[q][3][x] = byte(ror4(t(q, 1, x)))
+		}
+		for s := range ct.kw {
+			m := ct.kw - 1 - s
+			for j := range 4 {
+				q := qType[m][j]
+				key := uint64(byte(ct.sv[m] >> (8 * j)))
+				lo, hi := key&15, key>>4
+				tab := &ct.second[s][j]
+				tab[0][x] = byte(t(q, 2, x) ^ lo ^ hi)
+				tab[1][x] = byte(t(q, 3, x))
+				tab[2][x] = byte(ror4(t(q, 2, x) ^ lo))
+				tab[3][x] = byte(mix4(t(q, 3, x) ^ hi))
+			}
+		}
+		for j := range 4 {
+			q := lastType[j]
+			lo, hi := byte(t(q, 2, x)), byte(t(q, 3, x)<<4)
+			for c, v := range [3]byte{0x01, 0x5B, 0xEF} {
+				ct.mds[j][c][0][x] = gfMulCT(v, lo, mdsPoly)
+				ct.mds[j][c][1][x] = gfMulCT(v, hi, mdsPoly)
+			}
+		}
+	}
+}
