@@ -97,20 +97,29 @@ func (ct *ctSchedule) nibbleColumn(j int, x byte) uint32 {
 		}
 		return tab[i]
 	}
-	a0, b0 := x>>4, x&15
-	a, b := a0^b0, look(&ct.mix[0], a0)^look(&ct.mix[1], b0)
+	// (a, β), β the second nibble before its last linear map.
+	a, b := x>>4, x&15
+	a, b = a^b, look(&ct.mix, a)^b
+	afterMix := true
 	for s := 0; ; s++ {
 		q := lastType[j]
 		if s < ct.kw {
 			q = qType[ct.kw-1-s][j]
 		}
 		f := &ct.first[q]
-		a, b = look(&f[0], a)^look(&f[1], b), look(&f[2], a)^look(&f[3], b)
+		p := &f[3]
+		if afterMix {
+			p = &f[2]
+		}
+		u := look(p, b)
+		a, b = look(&f[0], a)^u, look(&f[1], a)^u
+		afterMix = false
 		if s == ct.kw {
 			break
 		}
 		n := &ct.second[s][j]
-		a, b = look(&n[0], a)^look(&n[1], b), look(&n[2], a)^look(&n[3], b)
+		u = look(&n[1], b)
+		a, b = look(&n[0], a)^u, look(&n[2], a)^u
 	}
 	var w uint32
 	for i := range 4 {
@@ -132,10 +141,10 @@ func TestCTLayout(t *testing.T) {
 		{"schedule.k", unsafe.Offsetof(ks.k), 4096},
 		{"schedule.ct", unsafe.Offsetof(ks.ct), 4256},
 		{"ct.mix", unsafe.Offsetof(ct.mix), 0},
-		{"ct.first", unsafe.Offsetof(ct.first), 32},
-		{"ct.second", unsafe.Offsetof(ct.second), 160},
-		{"ct.mds", unsafe.Offsetof(ct.mds), 1184},
-		{"ct.sv", unsafe.Offsetof(ct.sv), 1568},
+		{"ct.first", unsafe.Offsetof(ct.first), 16},
+		{"ct.second", unsafe.Offsetof(ct.second), 144},
+		{"ct.mds", unsafe.Offsetof(ct.mds), 912},
+		{"ct.sv", unsafe.Offsetof(ct.sv), 1296},
 	} {
 		if f.got != f.want {
 			t.Errorf("offset of %s = %d, want %d", f.name, f.got, f.want)

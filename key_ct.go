@@ -111,27 +111,36 @@ func hCT(x uint32, l []uint32) uint32 {
 // The tables evaluate the key-dependent S-boxes of the g function on the
 // two nibbles of each byte, with one 16-entry look-up per nibble and table
 // (VPSHUFB). Each q permutation is two layers of t-box look-ups, with a
-// linear mix of the nibbles before each layer; a table folds a t-box
-// together with what follows it up to the next look-up, so that a layer is
-// four look-ups and two XORs: the new first nibble is A0[a] ^ A1[b], the
-// new second B0[a] ^ B1[b].
+// linear mix of the nibbles before each layer (section 4.3.5); a layer,
+// together with what follows it up to the next look-up (the mix, the XOR
+// of a key byte, the next q's first mix), maps the nibbles (a, b) to
+//
+//	a' = A0[a] ^ A1[b]
+//	b' = B0[a] ^ B1[b]
+//
+// where, in every layer, B1 is A1 followed by a fixed linear map L of
+// nibbles (ror4 after a first layer, mix4 after a second). So the kernels
+// keep β = L⁻¹(b) instead of b, and a layer is three look-ups and two
+// XORs: u = P[β], a' = A0[a] ^ u, β' = Q[a] ^ u, with P = A1∘L_prev (L_prev
+// the map of the layer before) and Q = L⁻¹∘B0.
 type ctSchedule struct {
 	// mix takes the byte's nibbles (a, b) = (x>>4, x&15) into the first
-	// layer of the first q: the first nibble is a ^ b (no table), the second
-	// mix[0][a] ^ mix[1][b] = mix4(a) ^ ror4(b).
-	mix [2][16]byte
-	// first[q] is the first layer of q0 or q1: A0 = t0, A1 = t1, B0 =
-	// mix4∘t0, B1 = ror4∘t1, which gives the nibbles of the second layer.
+	// layer of the first q: a' = a ^ b and β' = mix[a] ^ b, where b' =
+	// mix4(a) ^ ror4(b) (L = ror4).
+	mix [16]byte
+	// first[q] is the first layer of q0 or q1, A0 = t0, Q = ror4⁻¹∘mix4∘t0,
+	// and P = t1∘ror4 after the first mix or t1∘mix4 after a second layer:
+	// [A0, Q, P after ror4, P after mix4] (L = ror4).
 	first [2][4][16]byte
 	// second[s][j] is the second layer of the q of stage s of byte j
 	// (stage 0 is the first q a byte meets), followed by the XOR of key
-	// byte κ and the mix into the first layer of the next q: A0 = t2 ^
-	// κlo ^ κhi, A1 = t3, B0 = ror4∘(t2 ^ κlo), B1 = mix4∘(t3 ^ κhi).
+	// byte κ and the next q's first mix: A0 = t2 ^ κlo ^ κhi, P = t3∘ror4,
+	// Q = mix4∘(ror4∘(t2 ^ κlo) ^ mix4(κhi)) (L = mix4, its own inverse).
 	// Stages kw to 3 are unused.
-	second [4][4][4][16]byte
+	second [4][4][3][16]byte
 	// mds[j][c] is the second layer of the last q of byte j multiplied by
 	// the MDS constant c (0x01, 0x5B, 0xEF): y = t2[a] | t3[b]<<4, and
-	// c·y = mds[j][c][0][a] ^ mds[j][c][1][b].
+	// c·y = mds[j][c][0][a] ^ mds[j][c][1][β], β = ror4⁻¹(b).
 	mds [4][3][2][16]byte
 	// sv is the S vector, sv[m] = L_m of section 4.3.2, and kw the key
 	// length in 64-bit words (2, 3 or 4): h(x, sv[:kw]) is the g function.
@@ -167,14 +176,16 @@ func (ks *schedule) expandCT(key []byte) {
 // indexed only by public loop counters; the key bytes enter by XOR.
 func (ct *ctSchedule) buildTables() {
 	t := func(q, i int, x uint64) uint64 { return nib(qtPacked[q][i], x) }
+	// rol4 is the inverse of ror4; mix4 is its own inverse.
+	rol4 := func(v uint64) uint64 { return (v<<1 | v>>3) & 15 }
 	for x := range uint64(16) {
-		ct.mix[0][x] = byte(mix4(x))
-		ct.mix[1][x] = byte(ror4(x))
+		ct.mix[x] = byte(rol4(mix4(x)))
 		for q := range 2 {
-			ct.first[q][0][x] = byte(t(q, 0, x))
-			ct.first[q][1][x] = byte(t(q, 1, x))
-			ct.first[q][2][x] = byte(mix4(t(q, 0, x)))
-			ct.first[q][3][x] = byte(ror4(t(q, 1, x)))
+			f := &ct.first[q]
+			f[0][x] = byte(t(q, 0, x))
+			f[1][x] = byte(rol4(mix4(t(q, 0, x))))
+			f[2][x] = byte(t(q, 1, ror4(x)))
+			f[3][x] = byte(t(q, 1, mix4(x)))
 		}
 		for s := range ct.kw {
 			m := ct.kw - 1 - s
@@ -184,14 +195,13 @@ func (ct *ctSchedule) buildTables() {
 				lo, hi := key&15, key>>4
 				tab := &ct.second[s][j]
 				tab[0][x] = byte(t(q, 2, x) ^ lo ^ hi)
-				tab[1][x] = byte(t(q, 3, x))
-				tab[2][x] = byte(ror4(t(q, 2, x) ^ lo))
-				tab[3][x] = byte(mix4(t(q, 3, x) ^ hi))
+				tab[1][x] = byte(t(q, 3, ror4(x)))
+				tab[2][x] = byte(mix4(ror4(t(q, 2, x)^lo) ^ mix4(hi)))
 			}
 		}
 		for j := range 4 {
 			q := lastType[j]
-			lo, hi := byte(t(q, 2, x)), byte(t(q, 3, x)<<4)
+			lo, hi := byte(t(q, 2, x)), byte(t(q, 3, ror4(x))<<4)
 			for c, v := range [3]byte{0x01, 0x5B, 0xEF} {
 				ct.mds[j][c][0][x] = gfMulCT(v, lo, mdsPoly)
 				ct.mds[j][c][1][x] = gfMulCT(v, hi, mdsPoly)

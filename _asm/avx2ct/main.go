@@ -100,12 +100,12 @@ func main() {
 
 // Offsets into the schedule (key.go, key_ct.go; TestCTLayout pins them).
 const (
-	subkeysOffset = 4096            // k [40]uint32
-	ctOffset      = 4256            // ct ctSchedule
-	mixOffset     = ctOffset + 0    // mix [2][16]byte
-	firstOffset   = ctOffset + 32   // first [2][4][16]byte
-	secondOffset  = ctOffset + 160  // second [4][4][4][16]byte
-	mdsOffset     = ctOffset + 1184 // mds [4][3][2][16]byte
+	subkeysOffset = 4096           // k [40]uint32
+	ctOffset      = 4256           // ct ctSchedule
+	mixOffset     = ctOffset + 0   // mix [16]byte
+	firstOffset   = ctOffset + 16  // first [2][4][16]byte
+	secondOffset  = ctOffset + 144 // second [4][4][3][16]byte
+	mdsOffset     = ctOffset + 912 // mds [4][3][2][16]byte
 )
 
 // The MDS matrix (section 4.2) as indexes into ctSchedule.mds: 0, 1, 2 for
@@ -151,12 +151,12 @@ func constants() {
 // tab returns the 16-byte table at offset off of the schedule.
 func tab(ks reg.Register, off int) operand.Mem { return operand.Mem{Base: ks, Disp: off} }
 
-func mixTable(ks reg.Register, i int) operand.Mem { return tab(ks, mixOffset+16*i) }
+func mixTable(ks reg.Register) operand.Mem { return tab(ks, mixOffset) }
 func firstTable(ks reg.Register, q, i int) operand.Mem {
 	return tab(ks, firstOffset+16*(4*q+i))
 }
 func secondTable(ks reg.Register, s, j, i int) operand.Mem {
-	return tab(ks, secondOffset+16*(16*s+4*j+i))
+	return tab(ks, secondOffset+16*(12*s+3*j+i))
 }
 func mdsTable(ks reg.Register, j, p, h int) operand.Mem {
 	return tab(ks, mdsOffset+16*(6*j+2*p+h))
@@ -223,43 +223,34 @@ func toWords(z [4]reg.VecVirtual) [4]reg.VecVirtual {
 	return w
 }
 
-// chain is the state of one S-box chain: the two nibbles of each byte.
+// chain is the state of one S-box chain: the two nibbles of each byte,
+// the second as β (see ctSchedule in key_ct.go).
 type chain struct{ a, b reg.VecVirtual }
 
-// layer applies the four tables at t[0..3] to the chains, which share the
-// tables' loads: a' = A0[a] ^ A1[b], b' = B0[a] ^ B1[b].
-func layer(chs []*chain, t [4]operand.Mem) {
-	na := make([]reg.VecVirtual, len(chs))
-	nb := make([]reg.VecVirtual, len(chs))
-	// The look-ups of a first, so that a dies early.
-	for _, p := range [][2]int{{0, 0}, {2, 1}} {
+// layer applies one layer, whose tables A0, P and Q are at t[0..2], to the
+// chains, which share the tables' loads: u = P[β], a' = A0[a] ^ u, β' =
+// Q[a] ^ u.
+func layer(chs []*chain, t [3]operand.Mem) {
+	us := make([]reg.VecVirtual, len(chs))
+	tt := c.YMM()
+	c.VBROADCASTI128(t[1], tt)
+	for i, ch := range chs {
+		us[i] = c.YMM()
+		c.VPSHUFB(ch.b, tt, us[i])
+	}
+	for k, p := range [2]int{0, 2} {
 		tt := c.YMM()
-		c.VBROADCASTI128(t[p[0]], tt)
+		c.VBROADCASTI128(t[p], tt)
 		for i, ch := range chs {
 			d := c.YMM()
 			c.VPSHUFB(ch.a, tt, d)
-			if p[1] == 0 {
-				na[i] = d
+			c.VPXOR(us[i], d, d)
+			if k == 0 {
+				ch.b = d // a' for now; swapped below
 			} else {
-				nb[i] = d
+				ch.a, ch.b = ch.b, d
 			}
 		}
-	}
-	for _, p := range [][2]int{{1, 0}, {3, 1}} {
-		tt := c.YMM()
-		c.VBROADCASTI128(t[p[0]], tt)
-		for i, ch := range chs {
-			d := c.YMM()
-			c.VPSHUFB(ch.b, tt, d)
-			if p[1] == 0 {
-				c.VPXOR(d, na[i], na[i])
-			} else {
-				c.VPXOR(d, nb[i], nb[i])
-			}
-		}
-	}
-	for i, ch := range chs {
-		ch.a, ch.b = na[i], nb[i]
 	}
 }
 
@@ -279,19 +270,14 @@ func sboxes(ks reg.Register, f frame, kw, j int, in [2]operand.Mem, mask reg.Vec
 			c.VPAND(hi, mask, hi)
 			chs[g] = &chain{a: hi, b: lo}
 		}
-		// The first mix: a ^ b, and mix4(a) ^ ror4(b).
-		var tt [2]reg.VecVirtual
-		for i := range tt {
-			tt[i] = c.YMM()
-			c.VBROADCASTI128(mixTable(ks, i), tt[i])
-		}
+		// The first mix: a' = a ^ b, β' = mix[a] ^ b.
+		tt := c.YMM()
+		c.VBROADCASTI128(mixTable(ks), tt)
 		for _, ch := range chs {
 			a, b := c.YMM(), c.YMM()
 			c.VPXOR(ch.a, ch.b, a)
-			c.VPSHUFB(ch.a, tt[0], b)
-			t := c.YMM()
-			c.VPSHUFB(ch.b, tt[1], t)
-			c.VPXOR(t, b, b)
+			c.VPSHUFB(ch.a, tt, b)
+			c.VPXOR(ch.b, b, b)
 			ch.a, ch.b = a, b
 		}
 	})
@@ -300,14 +286,19 @@ func sboxes(ks reg.Register, f frame, kw, j int, in [2]operand.Mem, mask reg.Vec
 		if s < kw {
 			q = qType[kw-1-s][j]
 		}
+		// P after the first mix (ror4) or after a second layer (mix4).
+		p := 3
+		if s == 0 {
+			p = 2
+		}
 		steps = append(steps, func() {
-			layer(chs, [4]operand.Mem{firstTable(ks, q, 0), firstTable(ks, q, 1), firstTable(ks, q, 2), firstTable(ks, q, 3)})
+			layer(chs, [3]operand.Mem{firstTable(ks, q, 0), firstTable(ks, q, p), firstTable(ks, q, 1)})
 		})
 		if s == kw {
 			break
 		}
 		steps = append(steps, func() {
-			layer(chs, [4]operand.Mem{secondTable(ks, s, j, 0), secondTable(ks, s, j, 1), secondTable(ks, s, j, 2), secondTable(ks, s, j, 3)})
+			layer(chs, [3]operand.Mem{secondTable(ks, s, j, 0), secondTable(ks, s, j, 1), secondTable(ks, s, j, 2)})
 		})
 	}
 	steps = append(steps, func() {
