@@ -196,7 +196,7 @@ func perfCommand() (string, error) {
 }
 
 // kernelSymbol matches the assembly kernels' symbols as perf names them.
-var kernelSymbol = regexp.MustCompile(`twofish\.(en|de)cryptBlocks(\d+x|16AVX2(VP)?Gather)\b`)
+var kernelSymbol = regexp.MustCompile(`twofish\.(en|de)cryptBlocks(\d+x|16AVX2(VP)?Gather|64AVX512)\b`)
 
 // unwindKernels are the implementations the unwinding test profiles, and
 // the encryption kernel in which each spends its time.
@@ -205,6 +205,7 @@ var unwindKernels = []struct{ impl, symbol string }{
 	{"amd64-3way", "twofish.encryptBlocks3x"},
 	{"avx2-gather", "twofish.encryptBlocks16AVX2Gather"},
 	{"avx2-vpgather", "twofish.encryptBlocks16AVX2VPGather"},
+	{"avx512-vbmi", "twofish.encryptBlocks64AVX512"},
 }
 
 // TestFramePointerUnwinding runs testdata/unwind, which spends its time in

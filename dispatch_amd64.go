@@ -4,10 +4,18 @@ package twofish
 
 //go:generate sh -c "cd _asm/scalar && go run . -out ../../scalar_amd64.s -pkg twofish"
 //go:generate sh -c "cd _asm/avx2 && go run . -out ../../avx2_amd64.s -pkg twofish"
+//go:generate sh -c "cd _asm/avx512 && go run . -out ../../avx512_amd64.s -pkg twofish"
 
 // The x86-64 kernels, in order of preference. Both scalar kernels need only
 // baseline x86-64.
 var (
+	// The constant-time 64-way AVX-512 kernel (kernels_avx512_amd64.go)
+	// needs AVX512F, BW, VL and VBMI and the operating system's support for
+	// the zmm registers. It takes any number of blocks itself, so that no
+	// block of its ladder reaches a kernel that looks tables up.
+	avx512VBMI = &kernel{
+		Implementation: Implementation{Name: "avx512-vbmi", Blocks: 64, ConstantTime: true, Supported: haveAVX512VBMI},
+	}
 	// The 16-way AVX2 kernels (kernels_avx2_amd64.go) need AVX2 and the
 	// operating system's support for the ymm registers.
 	avx2Gather = &kernel{
@@ -29,7 +37,9 @@ var (
 
 // archKernels returns the kernels of this architecture, in order of
 // preference; the portable kernel is not among them.
-func archKernels() []*kernel { return []*kernel{avx2Gather, avx2VPGather, amd64x3, amd64x1} }
+func archKernels() []*kernel {
+	return []*kernel{avx512VBMI, avx2Gather, avx2VPGather, amd64x3, amd64x1}
+}
 
 // haveAVX2 reports whether this CPU and OS can run the AVX2 kernels.
 var haveAVX2 = func() bool { f := cpuidFacts(); return f.AVX2 && f.OSYMM }()
@@ -40,6 +50,8 @@ func policy() (name, reason string) { return policyFor(hostFacts()) }
 
 func (k *kernel) encrypt(ks *schedule, dst, src []byte) {
 	switch k {
+	case avx512VBMI:
+		encrypt64AVX512(ks, dst, src)
 	case avx2Gather:
 		encrypt16Gather(ks, dst, src)
 	case avx2VPGather:
@@ -55,6 +67,8 @@ func (k *kernel) encrypt(ks *schedule, dst, src []byte) {
 
 func (k *kernel) decrypt(ks *schedule, dst, src []byte) {
 	switch k {
+	case avx512VBMI:
+		decrypt64AVX512(ks, dst, src)
 	case avx2Gather:
 		decrypt16Gather(ks, dst, src)
 	case avx2VPGather:
@@ -71,19 +85,37 @@ func (k *kernel) decrypt(ks *schedule, dst, src []byte) {
 // encryptBlock and decryptBlock process one block with k, the narrowest
 // kernel of a ladder: the path of Encrypt, Decrypt and the serial modes.
 func (k *kernel) encryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
-	if k == amd64x1 {
+	switch k {
+	case amd64x1:
 		encryptBlocks1x(ks, &dst[0], &src[0], 1)
-		return
+	case avx512VBMI:
+		encrypt64AVX512(ks, dst[:], src[:])
+	default:
+		encryptBlockGeneric(ks, dst[:], src[:])
 	}
-	encryptBlockGeneric(ks, dst[:], src[:])
 }
 
 func (k *kernel) decryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
-	if k == amd64x1 {
+	switch k {
+	case amd64x1:
 		decryptBlocks1x(ks, &dst[0], &src[0], 1)
-		return
+	case avx512VBMI:
+		decrypt64AVX512(ks, dst[:], src[:])
+	default:
+		decryptBlockGeneric(ks, dst[:], src[:])
 	}
-	decryptBlockGeneric(ks, dst[:], src[:])
+}
+
+// expandKey computes the schedule of key that k's ladder reads: the
+// byte-sliced S-boxes, without secret-indexed loads, for avx512-vbmi, the
+// MDS·S-box tables for the others.
+func (k *kernel) expandKey(ks *schedule, key []byte) {
+	switch k {
+	case avx512VBMI:
+		ks.expandSliced(key)
+	default:
+		ks.expand(key)
+	}
 }
 
 // The Go side of the kernels: the length checks happen here, so the

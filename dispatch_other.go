@@ -23,3 +23,6 @@ func (k *kernel) encryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
 func (k *kernel) decryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
 	decryptBlockGeneric(ks, dst[:], src[:])
 }
+
+// expandKey computes the schedule of key that k's ladder reads.
+func (k *kernel) expandKey(ks *schedule, key []byte) { ks.expand(key) }

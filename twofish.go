@@ -53,7 +53,7 @@ func newCipher(key []byte, k *kernel) (*Cipher, error) {
 		return nil, KeySizeError(len(key))
 	}
 	c := &Cipher{ladder: k.ladder, impl: k.Name, narrow: k.ladder[len(k.ladder)-1]}
-	c.ks.expand(key)
+	k.expandKey(&c.ks, key)
 	return c, nil
 }
 

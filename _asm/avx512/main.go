@@ -1,0 +1,596 @@
+// Command avx512 generates avx512_amd64.s, the constant-time AVX-512 VBMI
+// Twofish kernels, with avo. Run it through go generate in the package
+// directory:
+//
+//	cd _asm/avx512 && go run . -out ../../avx512_amd64.s -pkg twofish
+//
+// # Design
+//
+// A kernel call takes n groups of 64 blocks. A group's state lives in word
+// layout: four zmm registers per Twofish word, sixteen 32-bit lanes each, in
+// which the pseudo-Hadamard transform, the subkey additions and the one-bit
+// rotations are single instructions (VPADDD, VPRORD, VPROLD). The g
+// function works in byte-sliced layout instead: its input word's four
+// registers are transposed into four byte planes, plane j holding byte j of
+// the word of all 64 blocks, so that each plane goes through one S-box and
+// one column of the MDS matrix:
+//
+//   - Key-dependent S-box j is 256 bytes, four zmm T0..T3. VPERMT2B looks a
+//     plane up in T0:T1 and VPERMI2B in T2:T3 (each uses the low seven bits
+//     of the index), VPMOVB2M turns bit 7 of the plane into a mask, and a
+//     masked VMOVDQU8 keeps the T2:T3 answer where it is set.
+//   - MDS column j needs the S-box output y times 01, 5B and EF in GF(2^8).
+//     y·c = c·(y & 0x0F) ^ c·(y & 0xF0): VPERMB looks the low six bits of y
+//     up in a 64-byte table whose entries depend only on the low four, and
+//     the high nibble likewise after a 16-bit VPSRLW by 4, whose stray bits
+//     land in bits 4 to 7, which the table ignores. Each output byte of the
+//     g function is then the XOR of seven terms: three VPTERNLOGD.
+//   - The four output planes are transposed back to word layout.
+//
+// The transposes stay within 128-bit lanes, where shuffles are cheapest: a
+// VPSHUFB transposes the 4x4 bytes of each lane and a 4x4 transpose of
+// 32-bit words across the four registers (VPUNPCK*) finishes the job. The
+// order of the blocks within a plane is whatever the transposes make it,
+// the same in every plane, so planes never need sorting; rol(x, 8), the g
+// function's second input, renames the planes.
+//
+// Three of each S-box's four registers stay in zmm registers for the whole
+// call, and T0 is loaded afresh for each look-up (VPERMT2B overwrites it).
+// The state lives on the stack, in a 64-byte aligned area, between
+// half-rounds. The nibble tables and the byte transpose are constants in
+// memory, used as memory operands.
+//
+// Two groups go through each round together, one group's half-round after
+// the other's: an out-of-order core then overlaps one group's dependency
+// chain, from its input planes through the S-boxes, the MDS products and
+// the transposes to the next half-round's planes, with the other group's
+// work. On Zen 5 that is 1.2x one group at a time; three or four groups,
+// or the two groups' instructions interleaved one by one (which needs
+// fewer registers per group, so more memory operands), were no faster.
+//
+// GFNI would make the MDS products one instruction each, but is not used:
+// the emulator that tests this code (Bochs 2.7) computes VGF2P8AFFINEQB
+// wrongly.
+//
+// # Constant time
+//
+// Nothing is loaded from an address that depends on data or key: the
+// S-boxes are whole registers or whole 64-byte lines at fixed offsets of
+// the schedule, the constants are whole lines, and the state slots are
+// fixed offsets of the stack. The kernels have no memory operand with an
+// index register and no branch but the loop counters;
+// avx512_amd64_test.go checks the generated file for both.
+//
+// The generator refuses BP and SP, as _asm/scalar does: the kernels keep the
+// frame-pointer convention.
+package main
+
+import (
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/pass"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+var c = build.NewContext()
+
+func main() {
+	// avo's build package registers its flags on flag.CommandLine; use a
+	// set of our own to reach its configuration.
+	fs := flag.NewFlagSet("avx512", flag.ExitOnError)
+	flags := build.NewFlags(fs)
+	fs.Parse(os.Args[1:])
+
+	// The stubs are in kernels_avx512_amd64.go; load the package as amd64
+	// whatever the host, since go generate passes its own GOARCH.
+	os.Setenv("GOARCH", "amd64")
+	c.Package("github.com/twofish-go/twofish")
+	c.ConstraintExpr("gc,!purego")
+
+	constants()
+	for _, dec := range []bool{false, true} {
+		kernel(dec)
+	}
+
+	cfg := flags.Config()
+	// Check the allocation before anything is printed.
+	passes := []pass.Interface{cfg.Passes[0], pass.Func(refuseBP)}
+	cfg.Passes = append(passes, cfg.Passes[1:]...)
+	os.Exit(build.Main(cfg, c))
+}
+
+// refuseBP panics if any instruction names BP (in any width) or SP: the
+// kernels must keep the frame-pointer convention and never move the stack
+// pointer (see _asm/scalar). avo marks K0, which cannot be a write mask, as
+// restricted too, so this also keeps it out of the masks.
+func refuseBP(f *ir.File) error {
+	for _, fn := range f.Functions() {
+		for _, inst := range fn.Instructions() {
+			for _, op := range inst.Operands {
+				for _, r := range operand.Registers(op) {
+					p := reg.ToPhysical(r)
+					if p == nil {
+						panic(fmt.Sprintf("%s: %s has an unallocated register", fn.Name, inst.Opcode))
+					}
+					if p.Info()&(reg.BasePointer|reg.Restricted) != 0 {
+						panic(fmt.Sprintf("%s: %s uses %s; the kernels must not touch BP or SP",
+							fn.Name, inst.Opcode, p.Asm()))
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Offsets into the schedule (key.go): the four S-boxes as bytes, S-box j at
+// 256j, where expandSliced (key_avx512.go) puts them; and the subkeys.
+const (
+	sboxOffset    = 0
+	subkeysOffset = 4096
+)
+
+const (
+	// blocks is how many blocks a group holds: one byte plane per zmm.
+	blocks = 64
+	// groups is how many groups go through the rounds together.
+	groups = 2
+	// groupState is the stack a group's state takes: four words of four
+	// registers.
+	groupState = 16 * 64
+)
+
+// The MDS matrix (tables.go), over GF(2^8) modulo x^8+x^6+x^5+x^3+1.
+var mds = [4][4]byte{
+	{0x01, 0xEF, 0x5B, 0x5B},
+	{0x5B, 0xEF, 0xEF, 0x01},
+	{0xEF, 0x5B, 0x01, 0xEF},
+	{0xEF, 0x01, 0xEF, 0x5B},
+}
+
+func gfMul(a, b byte) byte {
+	var p byte
+	for ; b != 0; b >>= 1 {
+		if b&1 != 0 {
+			p ^= a
+		}
+		hi := a&0x80 != 0
+		a <<= 1
+		if hi {
+			a ^= 0x69 // x^8 = x^6+x^5+x^3+1
+		}
+	}
+	return p
+}
+
+// Constants in memory.
+var (
+	// mulLo[m] and mulHi[m] are the VPERMB tables of the products by m of
+	// the low and the high nibble: entry i is m·(i&15) and m·((i&15)<<4).
+	mulLo, mulHi = map[byte]operand.Mem{}, map[byte]operand.Mem{}
+	// byteTranspose is the VPSHUFB index that transposes the 4x4 bytes of
+	// each 128-bit lane (see toPlanes).
+	byteTranspose operand.Mem
+)
+
+func constants() {
+	table := func(name string, f func(i int) byte) operand.Mem {
+		var b [64]byte
+		for i := range b {
+			b[i] = f(i)
+		}
+		m := c.StaticGlobal(name)
+		c.DataAttributes(attr.RODATA | attr.NOPTR)
+		for i := 0; i < len(b); i += 8 {
+			c.AppendDatum(operand.U64(binary.LittleEndian.Uint64(b[i:])))
+		}
+		return m
+	}
+	for _, m := range []byte{0x5B, 0xEF} {
+		mulLo[m] = table(fmt.Sprintf("mul%02XLo", m), func(i int) byte { return gfMul(m, byte(i&15)) })
+		mulHi[m] = table(fmt.Sprintf("mul%02XHi", m), func(i int) byte { return gfMul(m, byte(i&15)<<4) })
+	}
+	// Byte 4b+w of a lane takes byte 4w+b.
+	byteTranspose = table("byteTranspose", func(i int) byte { return byte(i&^15 | (i&3)<<2 | (i&15)>>2) })
+}
+
+// zmm is a virtual vector register.
+type zmm = reg.VecVirtual
+
+// kern is the state of one kernel's generation.
+type kern struct {
+	ks  reg.GPVirtual
+	dec bool
+	// tab[j][h] is the h-th 64 bytes of S-box j: memory for h = 0, a
+	// register for the others.
+	tab [4][4]operand.Op
+	// st is the 64-byte aligned base of the state (see slot).
+	st reg.GPVirtual
+}
+
+// slot is register q of word w of group g. Words 0 and 1 are the first
+// active pair, 2 and 3 the first passive pair.
+func (k *kern) slot(g, w, q int) operand.Mem {
+	return operand.Mem{Base: k.st, Disp: groupState*g + 256*w + 64*q}
+}
+
+func (k *kern) subkey(n int) operand.Mem {
+	return operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*n}
+}
+
+// load returns op in a register, loading it if it is in memory.
+func load(op operand.Op) zmm {
+	if r, ok := op.(zmm); ok {
+		return r
+	}
+	r := c.ZMM()
+	c.VMOVDQU64(op, r)
+	return r
+}
+
+// transpose4 transposes the 4x4 matrices of 32-bit words in each 128-bit
+// lane of r: its own inverse.
+func transpose4(r [4]zmm) [4]zmm {
+	var t, o [4]zmm
+	for i := range 4 {
+		t[i], o[i] = c.ZMM(), c.ZMM()
+	}
+	c.VPUNPCKLDQ(r[1], r[0], t[0]) // a0 a1 b0 b1
+	c.VPUNPCKHDQ(r[1], r[0], t[1]) // c0 c1 d0 d1
+	c.VPUNPCKLDQ(r[3], r[2], t[2]) // a2 a3 b2 b3
+	c.VPUNPCKHDQ(r[3], r[2], t[3]) // c2 c3 d2 d3
+	c.VPUNPCKLQDQ(t[2], t[0], o[0])
+	c.VPUNPCKHQDQ(t[2], t[0], o[1])
+	c.VPUNPCKLQDQ(t[3], t[1], o[2])
+	c.VPUNPCKHQDQ(t[3], t[1], o[3])
+	return o
+}
+
+// toPlanes transposes the four registers of a word (registers or memory)
+// into its four byte planes: VPSHUFB moves byte b of the four words of each
+// lane into word b of the lane, and transpose4 then gathers word b of every
+// register's lane into plane b: lane l of plane b holds byte b of the words
+// in lane l of all four registers.
+func toPlanes(x [4]operand.Op) [4]zmm {
+	var t [4]zmm
+	for r := range 4 {
+		t[r] = c.ZMM()
+		c.VPSHUFB(byteTranspose, load(x[r]), t[r])
+	}
+	return transpose4(t)
+}
+
+// toWords is the inverse of toPlanes.
+func toWords(z [4]zmm) [4]zmm {
+	t := transpose4(z)
+	for r := range 4 {
+		c.VPSHUFB(byteTranspose, t[r], t[r])
+	}
+	return t
+}
+
+// sbox looks the plane p up in S-box j; p is overwritten.
+func (k *kern) sbox(p zmm, j int) zmm {
+	m := c.K()
+	c.VPMOVB2M(p, m)
+	y := load(k.tab[j][0])
+	c.VPERMT2B(k.tab[j][1], p, y)           // y = T0:T1[p & 0x7F]
+	c.VPERMI2B(k.tab[j][3], k.tab[j][2], p) // p = T2:T3[p & 0x7F]
+	c.VMOVDQU8(p, m, y)                     // y = p where bit 7 of p was set
+	return y
+}
+
+// term is one input of an XOR: a register and how many accumulators
+// still hold it. Only a term that no other accumulator holds may be
+// overwritten, as VPTERNLOGD overwrites its first operand.
+type term struct {
+	r    zmm
+	refs int
+}
+
+// xorAcc accumulates the XOR of terms in as few VPTERNLOGDs as their order
+// of arrival allows: three pending terms become one.
+type xorAcc struct{ terms []*term }
+
+func (a *xorAcc) add(t *term) {
+	a.terms = append(a.terms, t)
+	if len(a.terms) < 3 {
+		return
+	}
+	d := -1
+	for i, t := range a.terms {
+		if t.refs == 1 {
+			d = i
+			break
+		}
+	}
+	if d < 0 {
+		// Every term is shared: XOR two into a new register.
+		r := c.ZMM()
+		c.VPXORD(a.terms[1].r, a.terms[0].r, r)
+		a.terms[0].refs--
+		a.terms[1].refs--
+		a.terms = []*term{{r, 1}, a.terms[2]}
+		return
+	}
+	dst := a.terms[d]
+	var o []*term
+	for i, t := range a.terms {
+		if i != d {
+			o = append(o, t)
+			t.refs--
+		}
+	}
+	c.VPTERNLOGD(operand.U8(0x96), o[1].r, o[0].r, dst.r)
+	a.terms = []*term{dst}
+}
+
+// sum returns the accumulated XOR in a register.
+func (a *xorAcc) sum() zmm {
+	switch t := a.terms; len(t) {
+	case 1:
+		return t[0].r
+	case 2:
+		r := c.ZMM()
+		c.VPXORD(t[1].r, t[0].r, r)
+		return r
+	}
+	panic("xorAcc: no terms")
+}
+
+// count is how many rows of MDS column j hold m.
+func count(j int, m byte) int {
+	n := 0
+	for i := range 4 {
+		if mds[i][j] == m {
+			n++
+		}
+	}
+	return n
+}
+
+// g returns the g function of the word x (memory or registers), rotated
+// left by 8 bits first if rot, in word layout.
+func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
+	planes := toPlanes(x)
+	var acc [4]xorAcc
+	for j := range 4 {
+		// Byte j of rol(x, 8) is byte j-1 of x.
+		src := j
+		if rot {
+			src = (j + 3) % 4
+		}
+		y := k.sbox(planes[src], j)
+		hi := c.ZMM()
+		c.VPSRLW(operand.U8(4), y, hi)
+		for _, m := range []byte{0x5B, 0xEF} {
+			lo, h := &term{c.ZMM(), count(j, m)}, &term{c.ZMM(), count(j, m)}
+			c.VPERMB(mulLo[m], y, lo.r)
+			c.VPERMB(mulHi[m], hi, h.r)
+			for i := range 4 {
+				if mds[i][j] == m {
+					acc[i].add(lo)
+					acc[i].add(h)
+				}
+			}
+		}
+		// Each column holds one 01; y is free to be overwritten now.
+		for i := range 4 {
+			if mds[i][j] == 1 {
+				acc[i].add(&term{y, 1})
+			}
+		}
+	}
+	var z [4]zmm
+	for i := range z {
+		z[i] = acc[i].sum()
+	}
+	return toWords(z)
+}
+
+func kernel(dec bool) {
+	name := "encryptBlocks64AVX512"
+	if dec {
+		name = "decryptBlocks64AVX512"
+	}
+	c.Implement(name)
+	// Not NOSPLIT: the state is more than a NOSPLIT function may take from
+	// the stack, so the assembler adds the stack check.
+	c.Commentf("%s processes n groups of %d blocks; generated by _asm/avx512.", name, blocks)
+	k := &kern{dec: dec}
+	k.ks = c.GP64()
+	c.Load(c.Param("ks"), k.ks)
+	src, dst, n := c.Load(c.Param("src"), c.GP64()), c.Load(c.Param("dst"), c.GP64()), c.Load(c.Param("n"), c.GP64())
+	c.TESTQ(n, n)
+	c.JZ(operand.LabelRef("done"))
+
+	local := c.AllocLocal(groups*groupState + 64)
+	k.st = c.GP64()
+	c.LEAQ(local.Offset(63), k.st)
+	c.ANDQ(operand.I32(-64), k.st)
+
+	for j := range 4 {
+		for h := range 4 {
+			m := operand.Mem{Base: k.ks, Disp: sboxOffset + 256*j + 64*h}
+			if h == 0 {
+				k.tab[j][h] = m
+				continue
+			}
+			r := c.ZMM()
+			c.VMOVDQU64(m, r)
+			k.tab[j][h] = r
+		}
+	}
+
+	// Two groups at a time while there are two, then the last one alone.
+	c.CMPQ(n, operand.U8(groups))
+	c.JB(operand.LabelRef("single"))
+	c.Label("pairs")
+	k.body(src, dst, groups, "pairs")
+	c.ADDQ(operand.U32(groups*blocks*16), src)
+	c.ADDQ(operand.U32(groups*blocks*16), dst)
+	c.SUBQ(operand.U8(groups), n)
+	c.CMPQ(n, operand.U8(groups))
+	c.JAE(operand.LabelRef("pairs"))
+	c.Label("single")
+	c.TESTQ(n, n)
+	c.JZ(operand.LabelRef("done"))
+	k.body(src, dst, 1, "single")
+
+	c.Label("done")
+	c.VZEROUPPER()
+	c.RET()
+}
+
+// body emits the encryption or decryption of ng groups of 64 blocks from
+// src to dst; its labels end in sfx.
+func (k *kern) body(src, dst reg.Register, ng int, sfx string) {
+	// Input whitening: k[0..3] in encryption, k[4..7] in decryption; output
+	// whitening the other four.
+	inW, outW := 0, 4
+	if k.dec {
+		inW, outW = 4, 0
+	}
+	for g := range ng {
+		k.load(src, g, inW)
+	}
+
+	// kp runs over the subkeys, four per turn of the loop: forward from k[8]
+	// in encryption, backward from k[36] in decryption.
+	kp, end := c.GP64(), c.GP64()
+	step := 16
+	if k.dec {
+		c.LEAQ(k.subkey(36), kp)
+		c.LEAQ(k.subkey(4), end)
+		step = -16
+	} else {
+		c.LEAQ(k.subkey(8), kp)
+		c.LEAQ(k.subkey(40), end)
+	}
+	c.Label("rounds_" + sfx)
+	// Two half-rounds: words 0, 1 active and 2, 3 updated, then the reverse.
+	// Encryption takes the subkeys kp[0], kp[1] then kp[2], kp[3];
+	// decryption the reverse pairs.
+	k0, k1 := 0, 2
+	if k.dec {
+		k0, k1 = 2, 0
+	}
+	nx := make([][2][4]zmm, ng)
+	for g := range ng {
+		nx[g] = k.halfRound(g, kp, k0, [2]int{0, 1}, [2]int{2, 3}, nil)
+	}
+	for g := range ng {
+		// One group alone reads its active words from the registers that
+		// the half-round before computed; with two, the other group's
+		// half-round in between leaves no registers to keep them in.
+		var prev *[2][4]zmm
+		if ng == 1 {
+			prev = &nx[g]
+		}
+		k.halfRound(g, kp, k1, [2]int{2, 3}, [2]int{0, 1}, prev)
+	}
+	c.ADDQ(operand.I8(int8(step)), kp)
+	c.CMPQ(kp, end)
+	c.JNE(operand.LabelRef("rounds_" + sfx))
+
+	for g := range ng {
+		k.store(dst, g, outW)
+	}
+}
+
+// load reads the 64 blocks of group g from src, whitens them with
+// k[w..w+3] and stores them in word layout in the state. The four input
+// registers 4q..4q+3 hold blocks 16q..16q+15, block 16q+4r+l in lane l of
+// register 4q+r; transpose4 makes lane l of register q of each word hold
+// that word of blocks 16q+l, 16q+4+l, 16q+8+l and 16q+12+l.
+func (k *kern) load(src reg.Register, g, w int) {
+	white := c.ZMM()
+	c.VBROADCASTI32X4(k.subkey(w), white)
+	for q := range 4 {
+		var r [4]zmm
+		for i := range 4 {
+			r[i] = c.ZMM()
+			c.VPXORD(operand.Mem{Base: src, Disp: groupState*g + 64*(4*q+i)}, white, r[i])
+		}
+		t := transpose4(r)
+		for w := range 4 {
+			c.VMOVDQA64(t[w], k.slot(g, w, q))
+		}
+	}
+}
+
+// store writes group g's state to dst, words 2, 3, 0, 1 in that order,
+// whitened with k[w..w+3]: the inverse of load.
+func (k *kern) store(dst reg.Register, g, w int) {
+	white := c.ZMM()
+	c.VBROADCASTI32X4(k.subkey(w), white)
+	for q := range 4 {
+		var r [4]zmm
+		for i, word := range []int{2, 3, 0, 1} {
+			r[i] = c.ZMM()
+			c.VMOVDQA64(k.slot(g, word, q), r[i])
+		}
+		t := transpose4(r)
+		for i := range 4 {
+			c.VPXORD(t[i], white, t[i])
+			c.VMOVDQU64(t[i], operand.Mem{Base: dst, Disp: groupState*g + 64*(4*q+i)})
+		}
+	}
+}
+
+// halfRound emits one Feistel round of group g: the g function of the
+// active words act (state words, or the registers in prev when they were
+// just computed) and the update of the passive words pas, with the subkeys
+// K0 = kp[kw] and K1 = kp[kw+1]:
+//
+//	encryption: p0 = ror(p0 ^ (t0+t1+K0), 1), p1 = rol(p1, 1) ^ (t0+2*t1+K1)
+//	decryption: p0 = rol(p0, 1) ^ (t0+t1+K0), p1 = ror(p1 ^ (t0+2*t1+K1), 1)
+//
+// It stores the updated passive words and returns their registers.
+func (k *kern) halfRound(g int, kp reg.Register, kw int, act, pas [2]int, prev *[2][4]zmm) [2][4]zmm {
+	var x [2][4]operand.Op
+	for a := range 2 {
+		for q := range 4 {
+			if prev != nil {
+				x[a][q] = prev[a][q]
+			} else {
+				x[a][q] = k.slot(g, act[a], q)
+			}
+		}
+	}
+	t0 := k.g(x[0], false)
+	t1 := k.g(x[1], true)
+	k0 := operand.Mem{Base: kp, Disp: 4 * kw}
+	k1 := k0.Offset(4)
+	var out [2][4]zmm
+	for q := range 4 {
+		s, f0, f1 := c.ZMM(), c.ZMM(), c.ZMM()
+		c.VPADDD(t1[q], t0[q], s)
+		c.VPADDD_BCST(k0, s, f0)
+		c.VPADDD(t1[q], s, f1)
+		c.VPADDD_BCST(k1, f1, f1)
+		p0, p1 := c.ZMM(), c.ZMM()
+		if !k.dec {
+			c.VPXORD(k.slot(g, pas[0], q), f0, p0)
+			c.VPRORD(operand.U8(1), p0, p0)
+			c.VPROLD(operand.U8(1), k.slot(g, pas[1], q), p1)
+			c.VPXORD(f1, p1, p1)
+		} else {
+			c.VPROLD(operand.U8(1), k.slot(g, pas[0], q), p0)
+			c.VPXORD(f0, p0, p0)
+			c.VPXORD(k.slot(g, pas[1], q), f1, p1)
+			c.VPRORD(operand.U8(1), p1, p1)
+		}
+		c.VMOVDQA64(p0, k.slot(g, pas[0], q))
+		c.VMOVDQA64(p1, k.slot(g, pas[1], q))
+		out[0][q], out[1][q] = p0, p1
+	}
+	return out
+}
