@@ -1,0 +1,120 @@
+//go:build linux
+
+// Command init is the first process of the Bochs guest that runs a test
+// binary under an emulated AVX-512 CPU (see ../README.md). It mounts /proc,
+// /sys, /dev and /tmp; prints the CPU's model and vector features as the
+// guest kernel sees them; runs /testbin with the arguments in /args (one a
+// line) and the environment in /env, in /work if the initramfs has it (else
+// /tmp); prints its output and a marker with its exit status; and powers
+// the machine off.
+//
+// It is built as a static binary by run-in-bochs.sh:
+//
+//	CGO_ENABLED=0 go build -o init.bin ./testdata/bochs/init
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	for _, d := range []string{"/proc", "/sys", "/dev", "/tmp"} {
+		os.MkdirAll(d, 0o755)
+	}
+	mount("proc", "/proc", "proc")
+	mount("sysfs", "/sys", "sysfs")
+	mount("devtmpfs", "/dev", "devtmpfs")
+	mount("tmpfs", "/tmp", "tmpfs")
+
+	// The features as the guest kernel reports them: CPUID and the XCR0
+	// bits it enabled.
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(strings.NewReader(string(b)))
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			l := sc.Text()
+			if strings.HasPrefix(l, "model name") {
+				fmt.Println("@@GUEST", l)
+			}
+			if strings.HasPrefix(l, "flags") {
+				var want []string
+				for _, f := range strings.Fields(l) {
+					if strings.HasPrefix(f, "avx") || f == "gfni" || f == "xsave" || f == "bmi2" {
+						want = append(want, f)
+					}
+				}
+				fmt.Println("@@GUEST flags:", strings.Join(want, " "))
+				break
+			}
+		}
+	}
+
+	cmd := exec.Command("/testbin", lines("/args")...)
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stdout // one serial stream
+	cmd.Dir = "/tmp"
+	if fi, err := os.Stat("/work"); err == nil && fi.IsDir() {
+		cmd.Dir = "/work"
+	}
+	cmd.Env = []string{"PATH=/", "HOME=/tmp", "TMPDIR=/tmp", "GOTRACEBACK=all"}
+	for _, l := range lines("/env") {
+		if strings.Contains(l, "=") {
+			cmd.Env = append(cmd.Env, l)
+		}
+	}
+	fmt.Println("@@START")
+	t0 := time.Now()
+	code := 0
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				code = 128 + int(ws.Signal())
+			}
+		} else {
+			fmt.Println("@@ERROR", err)
+			code = 255
+		}
+	}
+	// Guest time is virtual (the emulator runs with clock sync=none):
+	// informative only.
+	fmt.Printf("@@GUEST_ELAPSED %v\n", time.Since(t0))
+	fmt.Printf("@@EXIT=%d@@\n", code)
+	os.Stdout.Sync()
+	// Wait until the UART has sent everything (TCSBRK, that is tcdrain):
+	// otherwise power-off cuts the tail of the output.
+	syscall.Syscall(syscall.SYS_IOCTL, 1, 0x5409 /* TCSBRK */, 1)
+	time.Sleep(200 * time.Millisecond)
+	syscall.Sync()
+	syscall.Reboot(syscall.LINUX_REBOOT_CMD_POWER_OFF)
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+func mount(source, target, fstype string) {
+	if err := syscall.Mount(source, target, fstype, 0, ""); err != nil {
+		fmt.Println("@@MOUNT_ERROR", target, err)
+	}
+}
+
+// lines returns the non-empty lines of the file name, or nil.
+func lines(name string) []string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
