@@ -163,6 +163,9 @@ func TestMonteCarlo(t *testing.T) {
 				recs = prefix
 			}
 			forEachImpl(t, func(t *testing.T, impl Implementation) {
+				// A wide kernel does its width in blocks per step, so the
+				// implementations run side by side on every core.
+				t.Parallel()
 				fill := randBytes(testRand(t), impl.Blocks*BlockSize)
 				for i, r := range recs {
 					h := newLaneHarness(t, impl, r.Key, i, fill)
