@@ -1,0 +1,429 @@
+// Command ghash generates ghash_amd64.s, GCM's GHASH with carry-less
+// multiplication, with avo. Run it through go generate in the package
+// directory:
+//
+//	cd _asm/ghash && go run . -out ../../ghash_amd64.s -pkg twofish
+//
+// # Arithmetic
+//
+// The representation is ghash.go's: a block, byte-reversed into a 128-bit
+// register (PSHUFB), is its polynomial reflected, and the key powers in
+// the table are H^i·x⁻¹ in the same form, so that the 256-bit carry-less
+// product of a block with a power is the reflection of their field product,
+// unreduced. A run of r blocks X1..Xr is hashed into the running value Y as
+//
+//	Y' = (Y+X1)·H^r + X2·H^(r-1) + ... + Xr·H
+//
+// with one reduction for the whole run: the products' low, high and middle
+// quadword products are summed first (schoolbook, four PCLMULQDQ per block;
+// the middle ones meet again only at the end). The reduction is the
+// Montgomery step of ghash.go's reduce, one quadword at a time: the low
+// quadword q is cancelled by adding q·P, which puts q·0xC200000000000000 one
+// quadword up and q itself two quadwords up; twice.
+//
+// # Functions
+//
+// Each takes the table of H^16..H^1 (ghashKey.powers), the running value
+// (16 bytes, GCM order), the data and a count of blocks:
+//
+//   - ghashBlocksCLMUL: SSE and PCLMULQDQ, eight blocks per reduction.
+//   - ghashBlocksAVX2: VEX-encoded VPCLMULQDQ on ymm registers (two blocks
+//     each), sixteen blocks per reduction.
+//   - ghashBlocksAVX512: EVEX-encoded VPCLMULQDQ on zmm registers (four
+//     blocks each), sixteen blocks per reduction.
+//
+// The blocks left over (fewer than a full run) are hashed as one shorter
+// run with xmm registers, meeting the powers H^r..H^1.
+//
+// No memory address depends on data or key, and the only branches are on
+// the count: the code is constant-time.
+//
+// The generator refuses BP and SP, as _asm/scalar does: the functions keep
+// the frame-pointer convention.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/pass"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+var c = build.NewContext()
+
+func main() {
+	fs := flag.NewFlagSet("ghash", flag.ExitOnError)
+	flags := build.NewFlags(fs)
+	fs.Parse(os.Args[1:])
+
+	// The stubs are in ghash_amd64.go; load the package as amd64 whatever
+	// the host.
+	os.Setenv("GOARCH", "amd64")
+	c.Package("github.com/twofish-go/twofish")
+	c.ConstraintExpr("gc,!purego")
+
+	constants()
+	function("ghashBlocksCLMUL", sse, 8)
+	function("ghashBlocksAVX2", avx2, 16)
+	function("ghashBlocksAVX512", avx512, 16)
+
+	cfg := flags.Config()
+	passes := []pass.Interface{cfg.Passes[0], pass.Func(refuseBP)}
+	cfg.Passes = append(passes, cfg.Passes[1:]...)
+	os.Exit(build.Main(cfg, c))
+}
+
+// refuseBP panics if any instruction names BP (in any width) or the
+// hardware SP.
+func refuseBP(f *ir.File) error {
+	for _, fn := range f.Functions() {
+		for _, inst := range fn.Instructions() {
+			for _, op := range inst.Operands {
+				for _, r := range operand.Registers(op) {
+					p := reg.ToPhysical(r)
+					if p == nil {
+						panic(fmt.Sprintf("%s: %s has an unallocated register", fn.Name, inst.Opcode))
+					}
+					if p.Info()&(reg.BasePointer|reg.Restricted) != 0 {
+						panic(fmt.Sprintf("%s: %s uses %s; the functions must not touch BP or SP",
+							fn.Name, inst.Opcode, p.Asm()))
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Constants in memory.
+var (
+	// bswapMask is the PSHUFB index that reverses the bytes of each
+	// 128-bit lane, four lanes of it for the widest registers.
+	bswapMask operand.Mem
+	// polyMask holds the reduction constant 0xC2<<56 in both quadwords.
+	polyMask operand.Mem
+)
+
+func constants() {
+	bswapMask = c.StaticGlobal("ghashBswapMask")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for range 4 {
+		c.AppendDatum(operand.U64(0x08090a0b0c0d0e0f))
+		c.AppendDatum(operand.U64(0x0001020304050607))
+	}
+	polyMask = c.StaticGlobal("ghashPoly")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	c.AppendDatum(operand.U64(0xC200000000000000))
+	c.AppendDatum(operand.U64(0xC200000000000000))
+}
+
+// isa is an instruction set the code is emitted for.
+type isa int
+
+const (
+	sse    isa = iota // legacy SSE encoding, two-operand, xmm only
+	avx2              // VEX: xmm and ymm
+	avx512            // EVEX for zmm, VEX for xmm and ymm
+)
+
+// emitter emits the xmm operations in the encoding of its isa. Its
+// methods take virtual registers and copy where SSE's two-operand forms
+// need it.
+type emitter struct{ isa isa }
+
+// load sets dst to the 16 (32, 64) bytes at m.
+func (e emitter) load(m operand.Mem, dst reg.Register) {
+	switch {
+	case e.isa == sse:
+		c.MOVOU(m, dst)
+	case dst.Size() == 64:
+		c.VMOVDQU64(m, dst)
+	default:
+		c.VMOVDQU(m, dst)
+	}
+}
+
+// store writes src to m.
+func (e emitter) store(src reg.Register, m operand.Mem) {
+	if e.isa == sse {
+		c.MOVOU(src, m)
+	} else {
+		c.VMOVDQU(src, m)
+	}
+}
+
+// mov copies the xmm register src to dst (VEX: clearing the rest of
+// dst's wider register).
+func (e emitter) mov(src, dst reg.Register) {
+	if e.isa == sse {
+		c.MOVO(src, dst)
+	} else {
+		c.VMOVDQU(src, dst)
+	}
+}
+
+// bswap reverses the bytes of each 128-bit lane of x, with the index in
+// mask.
+func (e emitter) bswap(mask, x reg.Register) {
+	if e.isa == sse {
+		c.PSHUFB(mask, x)
+	} else {
+		c.VPSHUFB(mask, x, x)
+	}
+}
+
+// xor sets dst ^= src.
+func (e emitter) xor(src, dst reg.Register) {
+	switch {
+	case e.isa == sse:
+		c.PXOR(src, dst)
+	case dst.Size() == 64:
+		c.VPXORQ(src, dst, dst)
+	default:
+		c.VPXOR(src, dst, dst)
+	}
+}
+
+// clmul returns a new register holding the carry-less product of the
+// quadwords of x and h that imm selects (bit 0: x's, bit 4: h's).
+func (e emitter) clmul(imm uint8, h, x reg.Register) reg.Register {
+	t := e.like(x)
+	if e.isa == sse {
+		c.MOVO(x, t)
+		c.PCLMULQDQ(operand.U8(imm), h, t)
+	} else {
+		c.VPCLMULQDQ(operand.U8(imm), h, x, t)
+	}
+	return t
+}
+
+// clmulInto sets x to the product clmul would return, reusing x.
+func (e emitter) clmulInto(imm uint8, h, x reg.Register) {
+	if e.isa == sse {
+		c.PCLMULQDQ(operand.U8(imm), h, x)
+	} else {
+		c.VPCLMULQDQ(operand.U8(imm), h, x, x)
+	}
+}
+
+// like returns a new virtual register of x's width.
+func (e emitter) like(x reg.Register) reg.Register {
+	switch x.Size() {
+	case 64:
+		return c.ZMM()
+	case 32:
+		return c.YMM()
+	}
+	return c.XMM()
+}
+
+// sums are the three running sums of a run of products: the low and high
+// quadword products and the two middle ones.
+type sums struct{ lo, hi, mid reg.Register }
+
+// first starts the sums with the product of x and h.
+func (e emitter) first(h, x reg.Register) sums {
+	s := sums{lo: e.clmul(0x00, h, x), hi: e.clmul(0x11, h, x), mid: e.clmul(0x01, h, x)}
+	e.clmulInto(0x10, h, x)
+	e.xor(x, s.mid)
+	return s
+}
+
+// add adds the product of x and h to the sums; x is overwritten.
+func (e emitter) add(s sums, h, x reg.Register) {
+	if x.Size() == 64 {
+		lo, hi, m := e.clmul(0x00, h, x), e.clmul(0x11, h, x), e.clmul(0x01, h, x)
+		e.clmulInto(0x10, h, x)
+		c.VPXORQ(lo, s.lo, s.lo)
+		c.VPXORQ(hi, s.hi, s.hi)
+		c.VPTERNLOGD(operand.U8(0x96), m, x, s.mid) // mid ^= m ^ x
+		return
+	}
+	t := e.clmul(0x00, h, x)
+	e.xor(t, s.lo)
+	t = e.clmul(0x11, h, x)
+	e.xor(t, s.hi)
+	t = e.clmul(0x01, h, x)
+	e.xor(t, s.mid)
+	e.clmulInto(0x10, h, x)
+	e.xor(x, s.mid)
+}
+
+// split adds the middle sum into the low and high ones, lane by lane: the
+// low and high 128 bits of each lane's 256-bit product.
+func (e emitter) split(s sums) {
+	t := e.like(s.mid)
+	if e.isa == sse {
+		c.MOVO(s.mid, t)
+		c.PSRLDQ(operand.U8(8), t)
+		c.PSLLDQ(operand.U8(8), s.mid)
+	} else {
+		c.VPSRLDQ(operand.U8(8), s.mid, t)
+		c.VPSLLDQ(operand.U8(8), s.mid, s.mid)
+	}
+	e.xor(t, s.hi)
+	e.xor(s.mid, s.lo)
+}
+
+// reduce returns the field element whose reflection is hi:lo, in lo (xmm
+// registers; poly holds the reduction constant).
+func (e emitter) reduce(lo, hi, poly reg.Register) reg.Register {
+	for range 2 {
+		t := e.clmul(0x00, poly, lo)
+		if e.isa == sse {
+			c.PSHUFD(operand.U8(0x4E), lo, lo)
+		} else {
+			c.VPSHUFD(operand.U8(0x4E), lo, lo)
+		}
+		e.xor(t, lo)
+	}
+	e.xor(hi, lo)
+	return lo
+}
+
+// function emits one GHASH function for isa, hashing runs of run blocks.
+func function(name string, a isa, run int) {
+	c.Implement(name)
+	c.Attributes(attr.NOSPLIT)
+	c.Commentf("%s hashes n blocks, %d per reduction; generated by _asm/ghash.", name, run)
+	e := emitter{a}
+	x := emitter{a} // xmm operations
+
+	powers := c.Load(c.Param("powers"), c.GP64())
+	yp := c.Load(c.Param("y"), c.GP64())
+	data := c.Load(c.Param("data"), c.GP64())
+	n := c.Load(c.Param("n"), c.GP64())
+
+	// Vector width of the runs.
+	lanes := map[isa]int{sse: 1, avx2: 2, avx512: 4}[a]
+	vec := func() reg.Register {
+		switch lanes {
+		case 4:
+			return c.ZMM()
+		case 2:
+			return c.YMM()
+		}
+		return c.XMM()
+	}
+
+	mask := vec()
+	e.load(bswapMask, mask)
+	maskX := mask.(reg.Vec).AsX()
+	poly := c.XMM()
+	x.load(polyMask, poly)
+	y := c.XMM()
+	x.load(operand.Mem{Base: yp}, y)
+	x.bswap(maskX, y)
+
+	// Whole runs.
+	c.Comment("Runs of whole groups.")
+	c.CMPQ(n, operand.U32(run))
+	c.JB(operand.LabelRef(name + "_tail"))
+	c.Label(name + "_run")
+	regs := run / lanes
+	var s sums
+	for j := range regs {
+		v := vec()
+		e.load(operand.Mem{Base: data, Disp: 16 * lanes * j}, v)
+		e.bswap(mask, v)
+		if j == 0 {
+			// y's upper lanes are zero: a VEX or EVEX write to xmm
+			// clears the rest of the register.
+			e.xor(widen(y, lanes), v)
+		}
+		h := vec()
+		e.load(operand.Mem{Base: powers, Disp: 16 * (ghashPowers - run + lanes*j)}, h)
+		if j == 0 {
+			s = e.first(h, v)
+		} else {
+			e.add(s, h, v)
+		}
+	}
+	e.split(s)
+	lo, hi := fold(s.lo, lanes), fold(s.hi, lanes)
+	x.mov(x.reduce(lo, hi, poly), y)
+	c.ADDQ(operand.U32(16*run), data)
+	c.SUBQ(operand.U32(run), n)
+	c.CMPQ(n, operand.U32(run))
+	c.JAE(operand.LabelRef(name + "_run"))
+
+	// The rest, as one shorter run: block j of r meets powers[16-r+j].
+	c.Label(name + "_tail")
+	c.Comment("The blocks left over, one at a time, as one run.")
+	c.TESTQ(n, n)
+	c.JZ(operand.LabelRef(name + "_done"))
+	p := c.GP64()
+	c.MOVQ(n, p)
+	c.NEGQ(p)
+	c.SHLQ(operand.U8(4), p)
+	c.LEAQ(operand.Mem{Base: powers, Index: p, Scale: 1, Disp: 16 * ghashPowers}, p)
+	v := c.XMM()
+	h := c.XMM()
+	x.load(operand.Mem{Base: data}, v)
+	x.bswap(maskX, v)
+	x.xor(y, v)
+	x.load(operand.Mem{Base: p}, h)
+	t := x.first(h, v)
+	c.ADDQ(operand.U8(16), data)
+	c.ADDQ(operand.U8(16), p)
+	c.DECQ(n)
+	c.JZ(operand.LabelRef(name + "_reduce"))
+	c.Label(name + "_one")
+	x.load(operand.Mem{Base: data}, v)
+	x.bswap(maskX, v)
+	x.load(operand.Mem{Base: p}, h)
+	x.add(t, h, v)
+	c.ADDQ(operand.U8(16), data)
+	c.ADDQ(operand.U8(16), p)
+	c.DECQ(n)
+	c.JNZ(operand.LabelRef(name + "_one"))
+	c.Label(name + "_reduce")
+	x.split(t)
+	x.mov(x.reduce(t.lo, t.hi, poly), y)
+
+	c.Label(name + "_done")
+	x.bswap(maskX, y)
+	x.store(y, operand.Mem{Base: yp})
+	if a != sse {
+		c.VZEROUPPER()
+	}
+	c.RET()
+}
+
+// ghashPowers is the size of ghashKey.powers.
+const ghashPowers = 16
+
+// widen returns the register of width lanes·16 bytes whose low lane is x.
+func widen(x reg.Register, lanes int) reg.Register {
+	switch lanes {
+	case 4:
+		return x.(reg.Vec).AsZ()
+	case 2:
+		return x.(reg.Vec).AsY()
+	}
+	return x
+}
+
+// fold returns the xmm sum of the lanes of v.
+func fold(v reg.Register, lanes int) reg.Register {
+	if lanes == 4 {
+		t := c.YMM()
+		c.VEXTRACTI64X4(operand.U8(1), v, t)
+		c.VPXOR(t, v.(reg.Vec).AsY(), t)
+		v = t
+		lanes = 2
+	}
+	if lanes == 2 {
+		t := c.XMM()
+		c.VEXTRACTI128(operand.U8(1), v, t)
+		c.VPXOR(t, v.(reg.Vec).AsX(), t)
+		return t
+	}
+	return v
+}

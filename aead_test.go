@@ -1,0 +1,725 @@
+package twofish
+
+import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/des"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"testing"
+	"unsafe"
+)
+
+// aeadMode is one of the authenticated modes, built over any block with
+// given nonce and tag sizes.
+type aeadMode struct {
+	name   string
+	new    func(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error)
+	nonces []int // nonce sizes to test
+	tags   []int // tag sizes to test
+}
+
+var aeadModes = []aeadMode{
+	{"GCM", func(b cipher.Block, ns, ts int) (cipher.AEAD, error) { return newGCM(b, ns, ts) },
+		[]int{12, 1, 8, 16, 17, 64}, []int{16, 12, 13, 15}},
+	{"OCB", NewOCB, []int{12, 15, 1, 7, 8, 14}, []int{16, 8, 12, 15}},
+	{"EAX", NewEAX, []int{16, 12, 1, 17, 33}, []int{16, 8, 12}},
+}
+
+func mustAEAD(t testing.TB, m aeadMode, b cipher.Block, nonceSize, tagSize int) cipher.AEAD {
+	t.Helper()
+	a, err := m.new(b, nonceSize, tagSize)
+	if err != nil {
+		t.Fatalf("%s(%d, %d): %v", m.name, nonceSize, tagSize, err)
+	}
+	return a
+}
+
+// aeadLengths are the message and associated-data lengths the tests try:
+// every length up to 300 bytes (every seventh with -short), then lengths
+// around the batch sizes and a large one.
+func aeadLengths() []int {
+	var ns []int
+	for n := 0; n <= 300; n++ {
+		if !testing.Short() || n%7 == 0 || n < 20 {
+			ns = append(ns, n)
+		}
+	}
+	return append(ns, 1023, 1024, 2047, 2048, 2049, 4096+15, 8192, 65536+33)
+}
+
+// TestGCMAgainstCryptoCipher compares GCM with crypto/cipher's own generic
+// GCM over the same block with the fast methods hidden (wrap), for every
+// implementation: standard and other nonce sizes (a nonce of other than 12
+// bytes goes through GHASH), every tag size, messages of every length up
+// to 300 bytes and a few large ones, with associated data.
+func TestGCMAgainstCryptoCipher(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		for _, ks := range keySizes {
+			c := mustCipher(t, randBytes(r, ks), impl.Name)
+			type variant struct {
+				nonceSize, tagSize int
+				ref                cipher.AEAD
+			}
+			var vs []variant
+			for _, ns := range []int{12, 1, 8, 16, 60} {
+				ref, _ := cipher.NewGCMWithNonceSize(wrap{c}, ns)
+				vs = append(vs, variant{ns, 16, ref})
+			}
+			for _, ts := range []int{12, 13, 15} {
+				ref, _ := cipher.NewGCMWithTagSize(wrap{c}, ts)
+				vs = append(vs, variant{12, ts, ref})
+			}
+			for i, n := range aeadLengths() {
+				v := vs[i%len(vs)]
+				g := mustAEAD(t, aeadModes[0], c, v.nonceSize, v.tagSize)
+				nonce, pt, ad := randBytes(r, v.nonceSize), randBytes(r, n+1)[1:], randBytes(r, r.IntN(80))
+				if i%5 == 0 {
+					ad = randBytes(r, n)
+				}
+				want := v.ref.Seal(nil, nonce, pt, ad)
+				got := g.Seal(nil, nonce, pt, ad)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%d-byte key, nonce %d, tag %d, %d bytes, %d of AD: Seal differs from crypto/cipher",
+						ks, v.nonceSize, v.tagSize, n, len(ad))
+				}
+				back, err := g.Open(nil, nonce, want, ad)
+				if err != nil || !bytes.Equal(back, pt) {
+					t.Fatalf("%d bytes: Open of crypto/cipher's ciphertext: %v", n, err)
+				}
+			}
+		}
+	})
+}
+
+// TestGCMCounterWraps starts the 32-bit counter just before it wraps (a
+// nonce of other than 12 bytes can make any J0): GCM's counter is the last
+// four bytes alone, and the carry must not reach the rest of the block.
+func TestGCMCounterWraps(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		c := mustCipher(t, randBytes(r, 16), impl.Name)
+		g := mustAEAD(t, aeadModes[0], c, 16, 16).(*gcm)
+		// A nonce whose J0 ends in ff ff ff fX is too rare to search
+		// for: set J0 directly, and compare with a block-by-block
+		// reference.
+		for _, last := range []uint32{0xffffffff, 0xfffffffe, 0xfffffff0, 0x7fffffff} {
+			var j0 [BlockSize]byte
+			copy(j0[:], randBytes(r, 12))
+			binary.BigEndian.PutUint32(j0[12:], last)
+			src := randBytes(r, 5*BlockSize+3)
+			got := make([]byte, len(src))
+			var y, tagMask, wantMask [BlockSize]byte
+			g.crypt(got, src, &j0, &y, &tagMask, false)
+			if c.Encrypt(wantMask[:], j0[:]); tagMask != wantMask {
+				t.Fatalf("J0 ending %08x: tag mask differs", last)
+			}
+			want := make([]byte, len(src))
+			ctr := j0
+			for i := 0; i < len(src); i += BlockSize {
+				binary.BigEndian.PutUint32(ctr[12:], binary.BigEndian.Uint32(ctr[12:])+1)
+				var ks [BlockSize]byte
+				c.Encrypt(ks[:], ctr[:])
+				for k := i; k < min(i+BlockSize, len(src)); k++ {
+					want[k] = src[k] ^ ks[k-i]
+				}
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("J0 ending %08x: key stream differs", last)
+			}
+		}
+	})
+}
+
+// TestCryptoCipherGCMHook checks that crypto/cipher's GCM constructors find
+// Cipher.NewGCM and return this package's GCM.
+func TestCryptoCipherGCMHook(t *testing.T) {
+	c := mustCipher(t, make([]byte, 16), "generic")
+	for name, f := range map[string]func() (cipher.AEAD, error){
+		"NewGCM":              func() (cipher.AEAD, error) { return cipher.NewGCM(c) },
+		"NewGCMWithNonceSize": func() (cipher.AEAD, error) { return cipher.NewGCMWithNonceSize(c, 16) },
+		"NewGCMWithTagSize":   func() (cipher.AEAD, error) { return cipher.NewGCMWithTagSize(c, 12) },
+	} {
+		a, err := f()
+		if err != nil {
+			t.Fatalf("cipher.%s: %v", name, err)
+		}
+		if _, ok := a.(*gcm); !ok {
+			t.Errorf("cipher.%s returned %T, not this package's GCM", name, a)
+		}
+	}
+	if a, _ := cipher.NewGCMWithNonceSize(c, 16); a.NonceSize() != 16 || a.Overhead() != 16 {
+		t.Errorf("NewGCMWithNonceSize(c, 16): NonceSize %d, Overhead %d", a.NonceSize(), a.Overhead())
+	}
+	if a, _ := cipher.NewGCMWithTagSize(c, 12); a.NonceSize() != 12 || a.Overhead() != 12 {
+		t.Errorf("NewGCMWithTagSize(c, 12): NonceSize %d, Overhead %d", a.NonceSize(), a.Overhead())
+	}
+}
+
+// TestAEADConstructorErrors checks the parameters each constructor
+// refuses.
+func TestAEADConstructorErrors(t *testing.T) {
+	c := mustCipher(t, make([]byte, 16), "generic")
+	d, _ := des.NewCipher(make([]byte, 8))
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{
+		{"GCM tag 11", second(c.NewGCM(12, 11))},
+		{"GCM tag 17", second(c.NewGCM(12, 17))},
+		{"GCM nonce 0", second(c.NewGCM(0, 16))},
+		{"GCM DES", second(NewGCM(d))},
+		{"OCB nonce 0", second(NewOCB(c, 0, 16))},
+		{"OCB nonce 16", second(NewOCB(c, 16, 16))},
+		{"OCB tag 7", second(NewOCB(c, 12, 7))},
+		{"OCB tag 17", second(NewOCB(c, 12, 17))},
+		{"OCB DES", second(NewOCB(d, 12, 16))},
+		{"EAX nonce 0", second(NewEAX(c, 0, 16))},
+		{"EAX tag 7", second(NewEAX(c, 16, 7))},
+		{"EAX tag 17", second(NewEAX(c, 16, 17))},
+		{"EAX DES", second(NewEAX(d, 16, 16))},
+	} {
+		if tc.err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+	for _, m := range aeadModes {
+		for _, ns := range m.nonces {
+			for _, ts := range m.tags {
+				a := mustAEAD(t, m, c, ns, ts)
+				if a.NonceSize() != ns || a.Overhead() != ts {
+					t.Errorf("%s(%d, %d): NonceSize %d, Overhead %d", m.name, ns, ts, a.NonceSize(), a.Overhead())
+				}
+			}
+		}
+	}
+}
+
+func second(_ any, err error) error { return err }
+
+// TestAEADImplementationsAgree seals the same messages with every
+// implementation, and through a block that is not a *Cipher (one block at
+// a time), and requires the same output; each opens what it sealed, in
+// place and appending to a prefix.
+func TestAEADImplementationsAgree(t *testing.T) {
+	for _, m := range aeadModes {
+		t.Run(m.name, func(t *testing.T) {
+			forEachImpl(t, func(t *testing.T, impl Implementation) {
+				r := testRand(t)
+				for _, ks := range keySizes {
+					key := randBytes(r, ks)
+					c := mustCipher(t, key, impl.Name)
+					for i, n := range aeadLengths() {
+						ns, ts := m.nonces[i%len(m.nonces)], m.tags[i%len(m.tags)]
+						ours := mustAEAD(t, m, c, ns, ts)
+						ref := mustAEAD(t, m, wrap{mustCipher(t, key, "generic")}, ns, ts)
+						nonce, pt, ad := randBytes(r, ns), randBytes(r, n), randBytes(r, r.IntN(3*BlockSize+5))
+						if i%3 == 0 {
+							ad = randBytes(r, n)
+						}
+						want := ref.Seal(nil, nonce, pt, ad)
+						checkAEAD(t, fmt.Sprintf("%d-byte key, %d bytes, nonce %d, tag %d", ks, n, ns, ts), ours, nonce, pt, ad, want)
+					}
+				}
+			})
+		})
+	}
+}
+
+// checkAEAD seals pt into fresh, prefixed and in-place buffers and checks
+// each against want, then opens each way.
+func checkAEAD(t *testing.T, what string, a cipher.AEAD, nonce, pt, ad, want []byte) {
+	t.Helper()
+	if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
+		t.Fatalf("%s: Seal differs", what)
+	}
+	// Appending to a prefix, with and without spare capacity.
+	prefix := []byte("prefix")
+	got := a.Seal(append([]byte(nil), prefix...), nonce, pt, ad)
+	if !bytes.Equal(got[:len(prefix)], prefix) || !bytes.Equal(got[len(prefix):], want) {
+		t.Fatalf("%s: Seal appending to a prefix", what)
+	}
+	buf := make([]byte, len(prefix), len(prefix)+len(want)+10)
+	copy(buf, prefix)
+	got = a.Seal(buf, nonce, pt, ad)
+	if &got[0] != &buf[0] || !bytes.Equal(got[len(prefix):], want) {
+		t.Fatalf("%s: Seal into spare capacity", what)
+	}
+	// In place.
+	inPlace := make([]byte, len(pt), len(want))
+	copy(inPlace, pt)
+	if got := a.Seal(inPlace[:0], nonce, inPlace, ad); !bytes.Equal(got, want) {
+		t.Fatalf("%s: Seal in place", what)
+	}
+	back, err := a.Open(nil, nonce, want, ad)
+	if err != nil || !bytes.Equal(back, pt) {
+		t.Fatalf("%s: Open: %v", what, err)
+	}
+	back, err = a.Open(append([]byte(nil), prefix...), nonce, want, ad)
+	if err != nil || !bytes.Equal(back[:len(prefix)], prefix) || !bytes.Equal(back[len(prefix):], pt) {
+		t.Fatalf("%s: Open appending to a prefix: %v", what, err)
+	}
+	ct := append([]byte(nil), want...)
+	back, err = a.Open(ct[:0], nonce, ct, ad)
+	if err != nil || !bytes.Equal(back, pt) {
+		t.Fatalf("%s: Open in place: %v", what, err)
+	}
+}
+
+// TestAEADTamper changes each byte of the ciphertext, the tag, the nonce
+// and the associated data in turn (by a random nonzero XOR): Open must
+// fail, return nil, and leave zeros where it would have put the plaintext.
+func TestAEADTamper(t *testing.T) {
+	for _, m := range aeadModes {
+		t.Run(m.name, func(t *testing.T) {
+			r := testRand(t)
+			c := mustCipher(t, randBytes(r, 32), autoName())
+			for _, n := range []int{0, 1, 15, 16, 17, 33, 100} {
+				for _, ns := range m.nonces[:2] {
+					a := mustAEAD(t, m, c, ns, m.tags[0])
+					nonce, pt, ad := randBytes(r, ns), randBytes(r, n), randBytes(r, r.IntN(40))
+					ct := a.Seal(nil, nonce, pt, ad)
+					try := func(what string, nonce, ct, ad []byte) {
+						t.Helper()
+						dst := make([]byte, 3, 3+len(ct))
+						copy(dst, "abc")
+						full := dst[:cap(dst)]
+						for i := 3; i < len(full); i++ {
+							full[i] = 0x55
+						}
+						out, err := a.Open(dst, nonce, ct, ad)
+						if err == nil || out != nil {
+							t.Fatalf("%d bytes: Open accepted a message with %s changed", n, what)
+						}
+						if err.Error() != "cipher: message authentication failed" {
+							t.Fatalf("Open: %v", err)
+						}
+						for i, b := range full[3 : 3+max(len(ct)-a.Overhead(), 0)] {
+							if b != 0 && b != 0x55 {
+								t.Fatalf("%d bytes, %s changed: plaintext byte %d left in dst after a failed Open", n, what, i)
+							}
+						}
+					}
+					flip := func(b []byte, i int) []byte {
+						b = append([]byte(nil), b...)
+						b[i] ^= byte(1 + r.IntN(255))
+						return b
+					}
+					for i := range ct {
+						what := "ciphertext"
+						if i >= n {
+							what = "tag"
+						}
+						try(fmt.Sprintf("%s byte %d", what, i), nonce, flip(ct, i), ad)
+					}
+					for i := range nonce {
+						try(fmt.Sprintf("nonce byte %d", i), flip(nonce, i), ct, ad)
+					}
+					for i := range ad {
+						try(fmt.Sprintf("associated data byte %d", i), nonce, ct, flip(ad, i))
+					}
+					try("the length of the associated data", nonce, ct, append(ad, 0))
+					if len(ct) > a.Overhead() {
+						try("the length of the ciphertext", nonce, ct[1:], ad)
+					}
+					if _, err := a.Open(nil, nonce, ct[:a.Overhead()-1], ad); err == nil {
+						t.Fatal("Open accepted a ciphertext shorter than the tag")
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestAEADOpenWipes checks that a failed Open zeros the bytes it wrote:
+// GCM and OCB decrypt before they know the tag is wrong.
+func TestAEADOpenWipes(t *testing.T) {
+	for _, m := range aeadModes {
+		r := testRand(t)
+		c := mustCipher(t, randBytes(r, 16), autoName())
+		a := mustAEAD(t, m, c, m.nonces[0], m.tags[0])
+		nonce, pt := randBytes(r, m.nonces[0]), randBytes(r, 1000)
+		ct := a.Seal(nil, nonce, pt, nil)
+		ct[len(ct)-1] ^= 1
+		dst := make([]byte, len(pt))
+		for i := range dst {
+			dst[i] = 0xAA
+		}
+		if _, err := a.Open(dst[:0], nonce, ct, nil); err == nil {
+			t.Fatalf("%s: Open accepted a bad tag", m.name)
+		}
+		for i, b := range dst {
+			if b != 0 && b != 0xAA {
+				t.Fatalf("%s: byte %d of dst is neither wiped nor untouched after a failed Open", m.name, i)
+			}
+		}
+		// In place: the ciphertext itself is overwritten, with zeros.
+		if _, err := a.Open(ct[:0], nonce, ct, nil); err == nil {
+			t.Fatalf("%s: Open accepted a bad tag", m.name)
+		}
+		if m.name != "EAX" && !bytes.Equal(ct[:len(pt)], make([]byte, len(pt))) {
+			t.Fatalf("%s: in-place Open left data behind after a bad tag", m.name)
+		}
+	}
+}
+
+// TestAEADMisuse checks the panics of Seal and Open, with crypto/cipher's
+// messages.
+func TestAEADMisuse(t *testing.T) {
+	c := mustCipher(t, make([]byte, 16), "generic")
+	const (
+		overlapIn = "crypto/cipher: invalid buffer overlap of output and input"
+		overlapAD = "crypto/cipher: invalid buffer overlap of output and additional data"
+	)
+	for _, m := range aeadModes {
+		t.Run(m.name, func(t *testing.T) {
+			a := mustAEAD(t, m, c, m.nonces[0], m.tags[0])
+			nonce := make([]byte, a.NonceSize())
+			wrongNonce := "crypto/cipher: incorrect nonce length given to " + m.name
+			expectPanic(t, wrongNonce, func() { a.Seal(nil, nonce[1:], nil, nil) })
+			expectPanic(t, wrongNonce, func() { a.Seal(nil, append(nonce, 0), nil, nil) })
+			expectPanic(t, wrongNonce, func() { a.Open(nil, nonce[1:], make([]byte, 32), nil) })
+			buf := make([]byte, 200)
+			// Output one byte after the input: inexact overlap.
+			expectPanic(t, overlapIn, func() { a.Seal(buf[1:1], nonce, buf[:64], nil) })
+			expectPanic(t, overlapIn, func() { a.Seal(buf[:0], nonce, buf[1:65], nil) })
+			// Output over the associated data.
+			expectPanic(t, overlapAD, func() { a.Seal(buf[:0], nonce, buf[:64], buf[70:80]) })
+			ct := a.Seal(nil, nonce, make([]byte, 64), nil)
+			copy(buf, ct)
+			expectPanic(t, overlapIn, func() { a.Open(buf[1:1], nonce, buf[:len(ct)], nil) })
+			expectPanic(t, overlapAD, func() { a.Open(buf[:0], nonce, buf[:len(ct)], buf[10:20]) })
+			// In place is fine; so is associated data right after the output.
+			a.Seal(buf[:0], nonce, buf[:64], buf[64+a.Overhead():100])
+			if _, err := a.Open(buf[:0], nonce, buf[:64+a.Overhead()], buf[64+a.Overhead():100]); err != nil {
+				t.Fatalf("in-place Open: %v", err)
+			}
+		})
+	}
+	if ^uint(0)>>32 != 0 && !raceEnabled {
+		// A slice longer than GCM allows, never read: Seal checks the
+		// length first. (-race turns on checkptr, which refuses it.)
+		var b byte
+		limit := uint64(gcmMaxPlaintext) // a variable: the constant overflows int on 32-bit platforms
+		huge := unsafe.Slice(&b, limit+1)
+		g := mustAEAD(t, aeadModes[0], c, 12, 16)
+		expectPanic(t, "crypto/cipher: message too large for GCM", func() { g.Seal(nil, make([]byte, 12), huge, nil) })
+		if _, err := g.Open(nil, make([]byte, 12), unsafe.Slice(&b, limit+17), nil); err == nil {
+			t.Error("Open accepted a message longer than GCM allows")
+		}
+	}
+}
+
+// TestAEADAllocations checks that Seal and Open allocate nothing when dst
+// has room, with a *Cipher.
+func TestAEADAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	c := mustCipher(t, make([]byte, 32), autoName())
+	for _, m := range aeadModes {
+		a := mustAEAD(t, m, c, m.nonces[0], m.tags[0])
+		nonce, ad := make([]byte, a.NonceSize()), make([]byte, 20)
+		for _, n := range []int{0, 15, 1000, 8192 + 7} {
+			pt := make([]byte, n)
+			buf := make([]byte, 0, n+a.Overhead())
+			ct := a.Seal(nil, nonce, pt, ad)
+			if allocs := testing.AllocsPerRun(10, func() { a.Seal(buf, nonce, pt, ad) }); allocs != 0 {
+				t.Errorf("%s Seal, %d bytes: %v allocations", m.name, n, allocs)
+			}
+			if allocs := testing.AllocsPerRun(10, func() { a.Open(buf, nonce, ct, ad) }); allocs != 0 {
+				t.Errorf("%s Open, %d bytes: %v allocations", m.name, n, allocs)
+			}
+			bad := append([]byte(nil), ct...)
+			bad[0] ^= 1
+			if allocs := testing.AllocsPerRun(10, func() { a.Open(buf, nonce, bad, ad) }); allocs != 0 {
+				t.Errorf("%s failed Open, %d bytes: %v allocations", m.name, n, allocs)
+			}
+		}
+	}
+}
+
+// TestAEADOtherBlocks runs the modes over AES: GCM against crypto/cipher's
+// AES-GCM, OCB against RFC 7253's vectors, EAX against the EAX paper's.
+func TestAEADOtherBlocks(t *testing.T) {
+	r := testRand(t)
+	for n := range 100 {
+		a, _ := aes.NewCipher(randBytes(r, 32))
+		ref, _ := cipher.NewGCMWithNonceSize(a, 13)
+		ours := mustAEAD(t, aeadModes[0], a, 13, 16)
+		nonce, pt, ad := randBytes(r, 13), randBytes(r, 7*n), randBytes(r, n)
+		checkAEAD(t, fmt.Sprintf("AES-GCM, %d bytes", 7*n), ours, nonce, pt, ad, ref.Seal(nil, nonce, pt, ad))
+	}
+}
+
+func unhex(s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestOCBRFC7253 runs the AES vectors of RFC 7253, appendix A, through
+// NewOCB over crypto/aes: the construction (offsets, the nonce's stretch,
+// the checksum, HASH and the tag-length bits of the nonce block) is the
+// same for Twofish, which libgcrypt_aead_test.go checks with libgcrypt.
+func TestOCBRFC7253(t *testing.T) {
+	// The iterated test of appendix A covers empty and non-empty
+	// messages and associated data of every length from 0 to 127 bytes.
+	for _, tc := range []struct {
+		keyLen, tagLen int
+		want           string
+	}{
+		{128, 128, "67E944D23256C5E0B6C61FA22FDF1EA2"},
+		{192, 128, "F673F2C3E7174AAE7BAE986CA9F29E17"},
+		{256, 128, "D90EB8E9C977C88B79DD793D7FFA161C"},
+		{128, 96, "77A3D8E73589158D25D01209"},
+		{192, 96, "05D56EAD2752C86BE6932C5E"},
+		{256, 96, "5458359AC23B0CBA9E6330DD"},
+		{128, 64, "192C9B7BD90BA06A"},
+		{192, 64, "0066BC6E0EF34E24"},
+		{256, 64, "7D4EA5D445501CBE"},
+	} {
+		key := make([]byte, tc.keyLen/8)
+		key[len(key)-1] = byte(tc.tagLen)
+		b, _ := aes.NewCipher(key)
+		o, err := NewOCB(b, 12, tc.tagLen/8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c []byte
+		nonce := func(i int) []byte {
+			n := make([]byte, 12)
+			binary.BigEndian.PutUint32(n[8:], uint32(i))
+			return n
+		}
+		for i := range 128 {
+			s := make([]byte, i)
+			c = o.Seal(c, nonce(3*i+1), s, s)
+			c = o.Seal(c, nonce(3*i+2), s, nil)
+			c = o.Seal(c, nonce(3*i+3), nil, s)
+		}
+		if got := o.Seal(nil, nonce(385), nil, c); !bytes.Equal(got, unhex(tc.want)) {
+			t.Errorf("AES-%d, %d-bit tag: %X, want %s", tc.keyLen, tc.tagLen, got, tc.want)
+		}
+	}
+	// The 96-bit tag example of appendix A.
+	b, _ := aes.NewCipher(unhex("0F0E0D0C0B0A09080706050403020100"))
+	o, _ := NewOCB(b, 12, 12)
+	data := unhex("000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F2021222324252627")
+	nonce := unhex("BBAA9988776655443322110D")
+	want := unhex("1792A4E31E0755FB03E31B22116E6C2DDF9EFD6E33D536F1A0124B0A55BAE884ED93481529C76B6AD0C515F4D1CDD4FDAC4F02AA")
+	checkAEAD(t, "RFC 7253 96-bit tag example", o, nonce, data, data, want)
+}
+
+// TestEAXVectors runs the AES vectors of the EAX paper (Bellare, Rogaway,
+// Wagner, appendix E) through NewEAX over crypto/aes.
+func TestEAXVectors(t *testing.T) {
+	for _, v := range []struct{ msg, key, nonce, header, out string }{
+		{"", "233952DEE4D5ED5F9B9C6D6FF80FF478", "62EC67F9C3A4A407FCB2A8C49031A8B3", "6BFB914FD07EAE6B",
+			"E037830E8389F27B025A2D6527E79D01"},
+		{"F7FB", "91945D3F4DCBEE0BF45EF52255F095A4", "BECAF043B0A23D843194BA972C66DEBD", "FA3BFD4806EB53FA",
+			"19DD5C4C9331049D0BDAB0277408F67967E5"},
+		{"1A47CB4933", "01F74AD64077F2E704C0F60ADA3DD523", "70C3DB4F0D26368400A10ED05D2BFF5E", "234A3463C1264AC6",
+			"D851D5BAE03A59F238A23E39199DC9266626C40F80"},
+		{"481C9E39B1", "D07CF6CBB7F313BDDE66B727AFD3C5E8", "8408DFFF3C1A2B1292DC199E46B7D617", "33CCE2EABFF5A79D",
+			"632A9D131AD4C168A4225D8E1FF755939974A7BEDE"},
+		{"8B0A79306C9CE7ED99DAE4F87F8DD61636", "7C77D6E813BED5AC98BAA417477A2E7D", "1A8C98DCD73D38393B2BF1569DEEFC19",
+			"65D2017990D62528", "02083E3979DA014812F59F11D52630DA30137327D10649B0AA6E1C181DB617D7F2"},
+	} {
+		b, _ := aes.NewCipher(unhex(v.key))
+		e, err := NewEAX(b, 16, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAEAD(t, "EAX vector "+v.out, e, unhex(v.nonce), unhex(v.msg), unhex(v.header), unhex(v.out))
+	}
+}
+
+// TestAEADConcurrent shares one AEAD of each mode between goroutines.
+func TestAEADConcurrent(t *testing.T) {
+	r := testRand(t)
+	c := mustCipher(t, randBytes(r, 32), autoName())
+	for _, m := range aeadModes {
+		a := mustAEAD(t, m, c, m.nonces[0], m.tags[0])
+		nonce, pt := randBytes(r, m.nonces[0]), randBytes(r, 5000)
+		want := a.Seal(nil, nonce, pt, nonce)
+		done := make(chan bool)
+		for range 8 {
+			go func() {
+				ok := true
+				for range 20 {
+					got := a.Seal(nil, nonce, pt, nonce)
+					back, err := a.Open(nil, nonce, got, nonce)
+					ok = ok && bytes.Equal(got, want) && err == nil && bytes.Equal(back, pt)
+				}
+				done <- ok
+			}()
+		}
+		for range 8 {
+			if !<-done {
+				t.Errorf("%s: concurrent use gave a wrong answer", m.name)
+			}
+		}
+	}
+}
+
+// ocbReference is RFC 7253's pseudocode written out block by block with
+// any cipher.Block, independent of ocb.go: no tables, no groups, the
+// stretch shifted with math/big.
+func ocbReference(b cipher.Block, tagSize int, nonce, p, a []byte) []byte {
+	enc := func(x []byte) []byte {
+		y := make([]byte, BlockSize)
+		b.Encrypt(y, x)
+		return y
+	}
+	xor := func(x, y []byte) []byte {
+		z := make([]byte, len(x))
+		for i := range z {
+			z[i] = x[i] ^ y[i]
+		}
+		return z
+	}
+	double := func(s []byte) []byte {
+		d := make([]byte, BlockSize)
+		for i := range BlockSize - 1 {
+			d[i] = s[i]<<1 | s[i+1]>>7
+		}
+		d[15] = s[15] << 1
+		if s[0]&0x80 != 0 {
+			d[15] ^= 0x87
+		}
+		return d
+	}
+	ntz := func(i int) int {
+		n := 0
+		for ; i%2 == 0; i /= 2 {
+			n++
+		}
+		return n
+	}
+	lStar := enc(make([]byte, BlockSize))
+	lDollar := double(lStar)
+	l := func(i int) []byte {
+		x := double(lDollar)
+		for ; i > 0; i-- {
+			x = double(x)
+		}
+		return x
+	}
+	pad := func(x []byte) []byte {
+		y := make([]byte, BlockSize)
+		copy(y, x)
+		y[len(x)] = 0x80
+		return y
+	}
+
+	// HASH(K, A).
+	sum, off := make([]byte, BlockSize), make([]byte, BlockSize)
+	i := 1
+	for ; len(a) >= BlockSize; a, i = a[BlockSize:], i+1 {
+		off = xor(off, l(ntz(i)))
+		sum = xor(sum, enc(xor(a[:BlockSize], off)))
+	}
+	if len(a) > 0 {
+		off = xor(off, lStar)
+		sum = xor(sum, enc(xor(pad(a), off)))
+	}
+	hash := sum
+
+	n := make([]byte, BlockSize)
+	n[0] = byte(tagSize * 8 % 128 << 1)
+	n[BlockSize-1-len(nonce)] |= 1
+	copy(n[BlockSize-len(nonce):], nonce)
+	bottom := uint(n[15] & 63)
+	n[15] &^= 63
+	ktop := enc(n)
+	stretch := new(big.Int).SetBytes(append(ktop, xor(ktop[:8], ktop[1:9])...))
+	stretch.Rsh(stretch, 64-bottom)
+	off = stretch.FillBytes(make([]byte, 24))[8:] // the low 128 bits
+
+	var c []byte
+	checksum := make([]byte, BlockSize)
+	for i = 1; len(p) >= BlockSize; p, i = p[BlockSize:], i+1 {
+		off = xor(off, l(ntz(i)))
+		c = append(c, xor(off, enc(xor(p[:BlockSize], off)))...)
+		checksum = xor(checksum, p[:BlockSize])
+	}
+	if len(p) > 0 {
+		off = xor(off, lStar)
+		c = append(c, xor(p, enc(off)[:len(p)])...)
+		checksum = xor(checksum, pad(p))
+	}
+	tag := xor(enc(xor(xor(checksum, off), lDollar)), hash)
+	return append(c, tag[:tagSize]...)
+}
+
+// TestOCBAgainstReference compares OCB with ocbReference for every
+// implementation, up to several hundred groups of 64 blocks, so that the
+// offsets of every group's last block (ntz up to 6+8) are checked.
+func TestOCBAgainstReference(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		lengths := []int{0, 1, 16, 1023, 1024, 1025, 2048 + 17, 4096, 65536 + 33}
+		if !testing.Short() && impl.Name != "generic-ct" {
+			lengths = append(lengths, 64*1024*16+5, 300*1024+48)
+		}
+		for i, n := range lengths {
+			c := mustCipher(t, randBytes(r, keySizes[i%3]), impl.Name)
+			ns, ts := []int{12, 15, 1}[i%3], []int{16, 12, 8}[i%3]
+			o := mustAEAD(t, aeadModes[1], c, ns, ts)
+			nonce, pt, ad := randBytes(r, ns), randBytes(r, n), randBytes(r, n/3+i)
+			want := ocbReference(wrap{c}, ts, nonce, pt, ad)
+			if got := o.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
+				t.Fatalf("%d bytes, %d of associated data: differs from the RFC 7253 reference", n, len(ad))
+			}
+			if back, err := o.Open(nil, nonce, want, ad); err != nil || !bytes.Equal(back, pt) {
+				t.Fatalf("%d bytes: Open: %v", n, err)
+			}
+		}
+	})
+}
+
+// TestOCBKtopCache shares one OCB between goroutines that seal with nonces
+// which share their Ktop in runs and differ from each other, so that the
+// cache of ocb.go is read and written at once; every answer must match
+// one computed beforehand without the cache's help. Run it under -race.
+func TestOCBKtopCache(t *testing.T) {
+	r := testRand(t)
+	c := mustCipher(t, randBytes(r, 16), autoName())
+	o := mustAEAD(t, aeadModes[1], c, 12, 16)
+	type job struct{ nonce, want []byte }
+	var jobs []job
+	pt := randBytes(r, 100)
+	for i := range 64 {
+		nonce := randBytes(r, 12)
+		nonce[11] = byte(i) // the same prefix in runs, other bottoms
+		if i%8 == 0 {
+			nonce[0] ^= 1
+		}
+		jobs = append(jobs, job{nonce, ocbReference(wrap{c}, 16, nonce, pt, nil)})
+	}
+	done := make(chan string)
+	for w := range 8 {
+		go func() {
+			for k := range 300 {
+				j := jobs[(k*7+w*13)%len(jobs)]
+				if got := o.Seal(nil, j.nonce, pt, nil); !bytes.Equal(got, j.want) {
+					done <- fmt.Sprintf("nonce %x: wrong ciphertext under concurrent use", j.nonce)
+					return
+				}
+			}
+			done <- ""
+		}()
+	}
+	for range 8 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}

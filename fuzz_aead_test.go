@@ -1,0 +1,80 @@
+package twofish
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"testing"
+)
+
+// FuzzAEAD seals a fuzzer-chosen message with a fuzzer-chosen mode, nonce
+// and tag size through the implementation NewCipher picks, and checks it
+// against the same mode over the portable block one block at a time (the
+// oracle), that Open inverts Seal, and that Open refuses the message with
+// one fuzzer-chosen byte of ciphertext, tag, nonce or associated data
+// changed.
+func FuzzAEAD(f *testing.F) {
+	for i := range aeadModes {
+		f.Add(byte(i), byte(i), byte(0), byte(0), []byte("key"), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint16(3))
+		f.Add(byte(i), byte(2), byte(1), byte(1), []byte("another key"), []byte{}, bytes.Repeat([]byte{0xA5}, 16*70+5), []byte{}, uint16(999))
+	}
+	f.Fuzz(func(t *testing.T, modeSel, keySel, nonceSel, tagSel byte, keyBytes, nonceBytes, pt, ad []byte, where uint16) {
+		m := aeadModes[int(modeSel)%len(aeadModes)]
+		ns, ts := m.nonces[int(nonceSel)%len(m.nonces)], m.tags[int(tagSel)%len(m.tags)]
+		key := fuzzKey(keySel, keyBytes)
+		nonce := make([]byte, ns)
+		copy(nonce, nonceBytes)
+		a := mustAEAD(t, m, mustCipher(t, key, autoName()), ns, ts)
+		ref := mustAEAD(t, m, wrap{mustCipher(t, key, "generic")}, ns, ts)
+		ct := a.Seal(nil, nonce, pt, ad)
+		if want := ref.Seal(nil, nonce, pt, ad); !bytes.Equal(ct, want) {
+			t.Fatalf("%s, %d bytes: differs from the block-by-block oracle", m.name, len(pt))
+		}
+		back, err := a.Open(nil, nonce, ct, ad)
+		if err != nil || !bytes.Equal(back, pt) {
+			t.Fatalf("%s, %d bytes: Open does not invert Seal: %v", m.name, len(pt), err)
+		}
+		// Change one byte of ciphertext-and-tag, nonce and associated
+		// data together.
+		i := int(where) % (len(ct) + len(nonce) + len(ad))
+		ct2, nonce2, ad2 := bytes.Clone(ct), bytes.Clone(nonce), bytes.Clone(ad)
+		switch {
+		case i < len(ct):
+			ct2[i] ^= byte(where>>8) | 1
+		case i < len(ct)+len(nonce):
+			nonce2[i-len(ct)] ^= byte(where>>8) | 1
+		default:
+			ad2[i-len(ct)-len(nonce)] ^= byte(where>>8) | 1
+		}
+		if _, err := a.Open(nil, nonce2, ct2, ad2); err == nil {
+			t.Fatalf("%s, %d bytes: Open accepted a changed byte %d", m.name, len(pt), i)
+		}
+	})
+}
+
+// FuzzGCMOracle checks GCM against crypto/cipher's own generic GCM over the
+// same block with its fast methods hidden.
+func FuzzGCMOracle(f *testing.F) {
+	f.Add(byte(0), []byte("key"), byte(12), []byte("nonce"), []byte("plaintext"), []byte("ad"))
+	f.Add(byte(2), []byte("another key"), byte(1), []byte{}, bytes.Repeat([]byte{1}, 16*33+1), []byte("additional"))
+	f.Fuzz(func(t *testing.T, keySel byte, keyBytes []byte, nonceSize byte, nonceBytes, pt, ad []byte) {
+		ns := 1 + int(nonceSize)%64
+		c := mustCipher(t, fuzzKey(keySel, keyBytes), autoName())
+		nonce := make([]byte, ns)
+		copy(nonce, nonceBytes)
+		ref, err := cipher.NewGCMWithNonceSize(wrap{c}, ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := newGCM(c, ns, gcmTagSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ref.Seal(nil, nonce, pt, ad)
+		if got := g.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
+			t.Fatalf("nonce %d bytes, %d bytes, %d of associated data: differs from crypto/cipher", ns, len(pt), len(ad))
+		}
+		if back, err := g.Open(nil, nonce, want, ad); err != nil || !bytes.Equal(back, pt) {
+			t.Fatalf("Open of crypto/cipher's ciphertext: %v", err)
+		}
+	})
+}

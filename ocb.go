@@ -1,0 +1,487 @@
+package twofish
+
+import (
+	"crypto/cipher"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/twofish-go/twofish/internal/alias"
+)
+
+// NewOCB returns b in OCB mode (RFC 7253, OCB3) with nonces of nonceSize
+// bytes (1 to 15; RFC 7253 recommends 12) and tags of tagSize bytes (8 to
+// 16). b must have 16-byte blocks. With a *Cipher, the offsets of up to
+// 128 blocks are computed ahead and the blocks go to the kernels together,
+// as libgcrypt does; OpenPGP (RFC 9580) uses OCB with 15-byte nonces and
+// 16-byte tags.
+func NewOCB(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
+	if nonceSize < 1 || nonceSize > 15 {
+		return nil, errors.New("twofish: OCB nonce size must be 1 to 15 bytes")
+	}
+	if tagSize < 8 || tagSize > BlockSize {
+		return nil, errors.New("twofish: OCB tag size must be 8 to 16 bytes")
+	}
+	blk, ok := newAEADBlock(b)
+	if !ok {
+		return nil, errors.New("twofish: NewOCB requires a 128-bit block cipher")
+	}
+	o := &ocb{b: blk, nonceSize: nonceSize, tagSize: tagSize}
+	var l [BlockSize]byte
+	blk.encryptBlock(l[:], l[:])
+	lStar := loadFE(l[:])
+	lDollar := lStar.double()
+	o.lStar, o.lDollar = ocbBlockOf(lStar), ocbBlockOf(lDollar)
+	li := lDollar
+	for i := range o.l {
+		li = li.double()
+		o.l[i] = ocbBlockOf(li)
+	}
+	var t ocbBlock
+	for k := range o.t {
+		t.xor(o.l[bits.TrailingZeros(uint(k+1))])
+		t.put(o.t[k][:])
+	}
+	return o, nil
+}
+
+// ocbBlock is a block as two little-endian words, the order in which the
+// bulk loops load and store them: XOR does not care which order it is, and
+// only doubling and the nonce's stretch read blocks as numbers (fe).
+type ocbBlock [2]uint64
+
+func ocbBlockOf(a fe) ocbBlock {
+	return ocbBlock{bits.ReverseBytes64(a.hi), bits.ReverseBytes64(a.lo)}
+}
+
+func loadOCB(b []byte) ocbBlock {
+	return ocbBlock{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])}
+}
+
+func (a *ocbBlock) put(b []byte) {
+	binary.LittleEndian.PutUint64(b, a[0])
+	binary.LittleEndian.PutUint64(b[8:], a[1])
+}
+
+func (a *ocbBlock) xor(b ocbBlock) {
+	a[0] ^= b[0]
+	a[1] ^= b[1]
+}
+
+// double returns 2·a in GF(2^128) as OCB and CMAC define it: a left shift
+// of the big-endian number, reduced by x^128 + x^7 + x^2 + x + 1 (0x87).
+func (a fe) double() fe {
+	carry := -(a.hi >> 63)
+	return fe{a.hi<<1 | a.lo>>63, a.lo<<1 ^ 0x87&carry}
+}
+
+// ocb is read-only after NewOCB, so one is safe for concurrent use.
+type ocb struct {
+	b                  aeadBlock
+	nonceSize, tagSize int
+	lStar, lDollar     ocbBlock
+	// l[i] is L_i: block number j (from 1) changes the offset by
+	// l[ntz(j)], and j < 2^64.
+	l [64]ocbBlock
+	// t[k] is l[ntz(1)] ^ ... ^ l[ntz(k+1)]: within a group of 64 blocks
+	// that starts after a multiple of 64, block k's offset is the
+	// group's base offset ^ t[k], except that the last block of the
+	// group has l[ntz] of the group's number in place of l[6].
+	t [ocbGroup][BlockSize]byte
+	// ktop is the last nonce block encrypted, and its encryption.
+	ktop ktopCache
+}
+
+// ktopCache remembers one nonce block (its last six bits cleared) and its
+// encryption, Ktop, for concurrent use without locks or allocation: a
+// writer makes seq odd while it stores the words, and a reader uses what
+// it read only if seq was even and unchanged around its reads. A reader
+// that meets a writer, and a writer that meets another, simply go
+// without the cache.
+type ktopCache struct {
+	seq atomic.Uint64
+	w   [4]atomic.Uint64 // the nonce block, then Ktop
+}
+
+// get returns the Ktop of the nonce block n if the cache holds it. A nonce
+// block is never zero, so the empty cache matches none.
+func (c *ktopCache) get(n *[BlockSize]byte) (fe, bool) {
+	s := c.seq.Load()
+	n0, n1 := c.w[0].Load(), c.w[1].Load()
+	k := fe{c.w[2].Load(), c.w[3].Load()}
+	if s&1 != 0 || c.seq.Load() != s {
+		return fe{}, false
+	}
+	return k, n0 == binary.BigEndian.Uint64(n[:8]) && n1 == binary.BigEndian.Uint64(n[8:])
+}
+
+// put stores the nonce block n and its Ktop k, unless another writer is
+// at work.
+func (c *ktopCache) put(n *[BlockSize]byte, k fe) {
+	s := c.seq.Load()
+	if s&1 != 0 || !c.seq.CompareAndSwap(s, s+1) {
+		return
+	}
+	c.w[0].Store(binary.BigEndian.Uint64(n[:8]))
+	c.w[1].Store(binary.BigEndian.Uint64(n[8:]))
+	c.w[2].Store(k.hi)
+	c.w[3].Store(k.lo)
+	c.seq.Store(s + 2)
+}
+
+// ocbGroup is how many blocks share a base offset (see ocb.t).
+const ocbGroup = 64
+
+func (o *ocb) NonceSize() int { return o.nonceSize }
+func (o *ocb) Overhead() int  { return o.tagSize }
+
+func (o *ocb) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	if len(nonce) != o.nonceSize {
+		panic("crypto/cipher: incorrect nonce length given to OCB")
+	}
+	ret, out := sliceForAppend(dst, len(plaintext)+o.tagSize)
+	if alias.InexactOverlap(out, plaintext) {
+		panic("crypto/cipher: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, additionalData) {
+		panic("crypto/cipher: invalid buffer overlap of output and additional data")
+	}
+	tag := o.seal(out[:len(plaintext)], plaintext, nonce, additionalData)
+	copy(out[len(plaintext):], tag[:o.tagSize])
+	return ret
+}
+
+func (o *ocb) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	if len(nonce) != o.nonceSize {
+		panic("crypto/cipher: incorrect nonce length given to OCB")
+	}
+	if len(ciphertext) < o.tagSize {
+		return nil, errOpen
+	}
+	ret, out := sliceForAppend(dst, len(ciphertext)-o.tagSize)
+	if alias.InexactOverlap(out, ciphertext) {
+		panic("crypto/cipher: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, additionalData) {
+		panic("crypto/cipher: invalid buffer overlap of output and additional data")
+	}
+	tag := ciphertext[len(ciphertext)-o.tagSize:]
+	if !o.open(out, ciphertext[:len(ciphertext)-o.tagSize], nonce, additionalData, tag) {
+		// OCB must decrypt to know the checksum: wipe what it wrote.
+		clear(out)
+		return nil, errOpen
+	}
+	return ret, nil
+}
+
+// initialOffset returns Offset_0 of RFC 7253, section 4.2: the encrypted
+// nonce block (Ktop), stretched and shifted by its own last six bits.
+// Nonces that differ only in their last six bits share Ktop, and o.ktop
+// remembers the last one, as RFC 7253 suggests: counter nonces then cost
+// one block encryption in 64 messages, not one in each.
+func (o *ocb) initialOffset(nonce []byte) ocbBlock {
+	var n [BlockSize]byte
+	n[0] = byte(o.tagSize * 8 % 128 << 1)
+	n[BlockSize-1-len(nonce)] |= 1
+	copy(n[BlockSize-len(nonce):], nonce)
+	bottom := uint(n[BlockSize-1] & 63)
+	n[BlockSize-1] &^= 63
+	k, ok := o.ktop.get(&n)
+	if !ok {
+		in := n
+		o.b.encryptBlock(n[:], n[:])
+		k = loadFE(n[:])
+		o.ktop.put(&in, k)
+	}
+	s := k.hi ^ (k.hi<<8 | k.lo>>56)
+	// Stretch = Ktop || s; Offset_0 is its bits bottom to bottom+127.
+	// (A shift by 64 gives 0 in Go, as bottom = 0 needs.)
+	return ocbBlockOf(fe{k.hi<<bottom | k.lo>>(64-bottom), k.lo<<bottom | s>>(64-bottom)})
+}
+
+// ocbBatch is how many bytes of blocks go to the kernels at once: a
+// multiple of every kernel's width, and of the offset groups. The message
+// is whitened in place in dst, so a batch costs no stack, and a large one
+// saves kernel calls, which cost the wide constant-time kernels dearly.
+// The associated data goes through a buffer of ocbHashBatch bytes, with
+// room for a block that rides along (the padding of a partial last block
+// of a ciphertext).
+const (
+	ocbBatch     = 8 * ocbGroup * BlockSize
+	ocbHashBatch = 2 * ocbGroup * BlockSize
+)
+
+// The operations of ocbMask on each block: whiten it with its offset, and
+// add it to the checksum before (ocbSumSrc) or after (ocbSumDst).
+const (
+	ocbWhiten = iota
+	ocbSumSrc
+	ocbSumDst
+)
+
+// ocbChunk is what whiten leaves for unwhiten: each group's base offset,
+// and its number if it is whole (0 if not).
+type ocbChunk struct {
+	base [ocbBatch / (ocbGroup * BlockSize)][BlockSize]byte
+	g    [ocbBatch / (ocbGroup * BlockSize)]uint64
+}
+
+// whiten applies the offsets of the blocks of src (at most ocbBatch bytes,
+// starting with a group) and writes them to dst, per op, starting from the
+// offset *off of the block before them, and advances *off and the count
+// *g of whole groups.
+func (o *ocb) whiten(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, op int, ch *ocbChunk) {
+	for j := 0; j < len(src); j += ocbGroup * BlockSize {
+		i := j / (ocbGroup * BlockSize)
+		m := min(len(src)-j, ocbGroup*BlockSize)
+		off.put(ch.base[i][:])
+		ch.g[i] = 0
+		if m == ocbGroup*BlockSize {
+			*g++
+			ch.g[i] = *g
+		}
+		last := o.maskGroup(dst[j:j+m], src[j:j+m], &ch.base[i], sum, op, ch.g[i])
+		off.xor(last)
+	}
+}
+
+// unwhiten applies the offsets that whiten applied again, from src to
+// dst, per op (ocbWhiten or ocbSumDst).
+func (o *ocb) unwhiten(dst, src []byte, sum *[BlockSize]byte, op int, ch *ocbChunk) {
+	for j := 0; j < len(src); j += ocbGroup * BlockSize {
+		i := j / (ocbGroup * BlockSize)
+		m := min(len(src)-j, ocbGroup*BlockSize)
+		o.maskGroup(dst[j:j+m], src[j:j+m], &ch.base[i], sum, op, ch.g[i])
+	}
+}
+
+// maskGroup applies the offsets of one group, whole with number g or
+// partial with g = 0, to the blocks of src into dst, per op, and returns
+// the offset of its last block less the base. In an even-numbered group
+// the last block's offset differs from the table's, and it is done here
+// from src (not patched in dst afterwards, which would wait for the
+// assembly's wide stores to reach memory).
+func (o *ocb) maskGroup(dst, src []byte, base, sum *[BlockSize]byte, op int, g uint64) ocbBlock {
+	n := len(src) / BlockSize
+	last := loadOCB(o.t[n-1][:])
+	if g == 0 || g%2 == 1 {
+		ocbMask(dst, src, &o.t, base, sum, op)
+		return last
+	}
+	ocbMask(dst[:len(src)-BlockSize], src[:len(src)-BlockSize], &o.t, base, sum, op)
+	last.xor(o.groupFix(g))
+	x := loadOCB(src[len(src)-BlockSize:])
+	s := loadOCB(sum[:])
+	if op == ocbSumSrc {
+		s.xor(x)
+	}
+	x.xor(last)
+	x.xor(loadOCB(base[:]))
+	if op == ocbSumDst {
+		s.xor(x)
+	}
+	x.put(dst[len(src)-BlockSize:])
+	s.put(sum[:])
+	return last
+}
+
+// groupFix is what the last block of group number g (from 1) needs XORed
+// in besides t[63]: l[6] ^ l[ntz(64g)], zero for odd g.
+func (o *ocb) groupFix(g uint64) ocbBlock {
+	fix := o.l[6]
+	fix.xor(o.l[(6+bits.TrailingZeros64(g))&63])
+	return fix
+}
+
+// ocbMaskGeneric is ocbMask in Go.
+func ocbMaskGeneric(dst, src []byte, t *[ocbGroup][BlockSize]byte, base, sum *[BlockSize]byte, op int) {
+	le := binary.LittleEndian
+	b0, b1 := le.Uint64(base[:]), le.Uint64(base[8:])
+	s0, s1 := le.Uint64(sum[:]), le.Uint64(sum[8:])
+	for k := 0; k+BlockSize <= len(src) && k < len(t)*BlockSize; k += BlockSize {
+		x0, x1 := le.Uint64(src[k:]), le.Uint64(src[k+8:])
+		if op == ocbSumSrc {
+			s0 ^= x0
+			s1 ^= x1
+		}
+		tk := &t[k/BlockSize]
+		x0 ^= b0 ^ le.Uint64(tk[:8])
+		x1 ^= b1 ^ le.Uint64(tk[8:])
+		if op == ocbSumDst {
+			s0 ^= x0
+			s1 ^= x1
+		}
+		d := (*[BlockSize]byte)(dst[k : k+BlockSize])
+		le.PutUint64(d[:8], x0)
+		le.PutUint64(d[8:], x1)
+	}
+	le.PutUint64(sum[:], s0)
+	le.PutUint64(sum[8:], s1)
+}
+
+// checksum XORs the whole blocks of b into sum.
+func checksum(sum *ocbBlock, b []byte) {
+	s0, s1, t0, t1 := sum[0], sum[1], uint64(0), uint64(0)
+	le := binary.LittleEndian
+	for ; len(b) >= 2*BlockSize; b = b[2*BlockSize:] {
+		s0 ^= le.Uint64(b)
+		s1 ^= le.Uint64(b[8:])
+		t0 ^= le.Uint64(b[16:])
+		t1 ^= le.Uint64(b[24:])
+	}
+	if len(b) >= BlockSize {
+		s0 ^= le.Uint64(b)
+		s1 ^= le.Uint64(b[8:])
+	}
+	sum[0], sum[1] = s0^t0, s1^t1
+}
+
+// seal encrypts src into dst, which is as long, and returns the full tag
+// (RFC 7253, section 4.2). The blocks are whitened in place in dst.
+func (o *ocb) seal(dst, src, nonce, ad []byte) (tag [BlockSize]byte) {
+	var sum [BlockSize]byte
+	var ch ocbChunk
+	var g uint64
+	off := o.initialOffset(nonce)
+	whole := len(src) &^ (BlockSize - 1)
+	for k := 0; k < whole; k += ocbBatch {
+		n := min(whole-k, ocbBatch)
+		d := dst[k : k+n]
+		// The checksum reads the plaintext before d overwrites it in
+		// place.
+		o.whiten(d, src[k:k+n], &off, &g, &sum, ocbSumSrc, &ch)
+		o.b.encryptBlocks(d, d)
+		o.unwhiten(d, d, &sum, ocbWhiten, &ch)
+	}
+	// The partial block's pad and the tag, in one call.
+	var last [2 * BlockSize]byte
+	m := 0
+	r := len(src) - whole
+	if r > 0 {
+		off.xor(o.lStar)
+		off.put(last[:])
+		m = BlockSize
+		var p [BlockSize]byte
+		copy(p[:], src[whole:])
+		p[r] = 0x80
+		subtle.XORBytes(sum[:], sum[:], p[:])
+	}
+	t := loadOCB(sum[:])
+	t.xor(off)
+	t.xor(o.lDollar)
+	t.put(last[m:])
+	o.b.encryptBlocks(last[:m+BlockSize], last[:m+BlockSize])
+	if r > 0 {
+		subtle.XORBytes(dst[whole:], src[whole:], last[:r])
+	}
+	h := o.hash(ad, nil)
+	subtle.XORBytes(tag[:], last[m:m+BlockSize], h[:])
+	return tag
+}
+
+// open decrypts src into dst, which is as long, and reports whether tag is
+// right (RFC 7253, section 4.3). The blocks are whitened in place in dst.
+func (o *ocb) open(dst, src, nonce, ad, tag []byte) bool {
+	var sum [BlockSize]byte
+	var ch ocbChunk
+	var g uint64
+	off := o.initialOffset(nonce)
+	whole := len(src) &^ (BlockSize - 1)
+	r := len(src) - whole
+	// The pad of a partial last block depends only on the offsets: it is
+	// encrypted along with the associated data.
+	var pad [BlockSize]byte
+	padp := (*[BlockSize]byte)(nil)
+	if r > 0 {
+		last := o.offsetAfter(off, uint64(whole/BlockSize))
+		last.xor(o.lStar)
+		last.put(pad[:])
+		padp = &pad
+	}
+	h := o.hash(ad, padp)
+	for k := 0; k < whole; k += ocbBatch {
+		n := min(whole-k, ocbBatch)
+		d := dst[k : k+n]
+		o.whiten(d, src[k:k+n], &off, &g, &sum, ocbWhiten, &ch)
+		o.b.decryptBlocks(d, d)
+		o.unwhiten(d, d, &sum, ocbSumDst, &ch)
+	}
+	if r > 0 {
+		off.xor(o.lStar)
+		var p [BlockSize]byte
+		subtle.XORBytes(p[:r], src[whole:], pad[:r])
+		copy(dst[whole:], p[:r])
+		p[r] = 0x80
+		subtle.XORBytes(sum[:], sum[:], p[:])
+	}
+	x := loadOCB(sum[:])
+	x.xor(off)
+	x.xor(o.lDollar)
+	x.put(sum[:])
+	o.b.encryptBlock(sum[:], sum[:])
+	subtle.XORBytes(sum[:], sum[:], h[:])
+	return subtle.ConstantTimeCompare(sum[:o.tagSize], tag) == 1
+}
+
+// offsetAfter returns the offset of block m (from 1), given off, the
+// offset of block 0.
+func (o *ocb) offsetAfter(off ocbBlock, m uint64) ocbBlock {
+	for g := uint64(1); g <= m/ocbGroup; g++ {
+		off.xor(loadOCB(o.t[ocbGroup-1][:]))
+		off.xor(o.groupFix(g))
+	}
+	if k := m % ocbGroup; k > 0 {
+		off.xor(loadOCB(o.t[k-1][:]))
+	}
+	return off
+}
+
+// hash is HASH(K, A) of RFC 7253, section 4.1. If extra is not nil, it
+// encrypts that block in place too, in the same kernel call as the last
+// blocks of A.
+func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
+	if len(ad) == 0 && extra == nil {
+		return sum
+	}
+	var buf [ocbHashBatch + 2*BlockSize]byte
+	var s, off ocbBlock
+	var ch ocbChunk
+	var g uint64
+	var unused [BlockSize]byte
+	whole := len(ad) &^ (BlockSize - 1)
+	for k := 0; ; k += ocbHashBatch {
+		n := min(whole-k, ocbHashBatch)
+		o.whiten(buf[:n], ad[k:k+n], &off, &g, &unused, ocbWhiten, &ch)
+		if k+n < whole {
+			o.b.encryptBlocks(buf[:n], buf[:n])
+			checksum(&s, buf[:n])
+			continue
+		}
+		m := n
+		r := len(ad) - whole
+		if r > 0 {
+			var last [BlockSize]byte
+			copy(last[:], ad[whole:])
+			last[r] = 0x80
+			off.xor(o.lStar)
+			x := loadOCB(last[:])
+			x.xor(off)
+			x.put(buf[m:])
+			m += BlockSize
+		}
+		e := m
+		if extra != nil {
+			copy(buf[m:], extra[:])
+			e += BlockSize
+		}
+		o.b.encryptBlocks(buf[:e], buf[:e])
+		checksum(&s, buf[:m])
+		if extra != nil {
+			copy(extra[:], buf[m:])
+		}
+		s.put(sum[:])
+		return sum
+	}
+}
