@@ -39,6 +39,12 @@ const (
 	OFB Mode = C.GCRY_CIPHER_MODE_OFB
 	CTR Mode = C.GCRY_CIPHER_MODE_CTR
 	XTS Mode = C.GCRY_CIPHER_MODE_XTS
+	// The authenticated modes: SetIV takes the nonce, Authenticate the
+	// associated data, then one Encrypt or Decrypt (after Final for OCB)
+	// and GetTag or CheckTag.
+	GCM Mode = C.GCRY_CIPHER_MODE_GCM
+	OCB Mode = C.GCRY_CIPHER_MODE_OCB
+	EAX Mode = C.GCRY_CIPHER_MODE_EAX
 )
 
 var initOnce = sync.OnceValue(func() error {
@@ -95,7 +101,7 @@ func (c *Cipher) SetIV(iv []byte) error {
 // Encrypt encrypts src into dst, which must be as long; in place is fine.
 func (c *Cipher) Encrypt(dst, src []byte) error {
 	if len(src) == 0 {
-		return nil
+		return c.empty(true)
 	}
 	return check(C.gcry_cipher_encrypt(c.h, unsafe.Pointer(&dst[0]), C.size_t(len(dst)), unsafe.Pointer(&src[0]), C.size_t(len(src))))
 }
@@ -103,9 +109,53 @@ func (c *Cipher) Encrypt(dst, src []byte) error {
 // Decrypt decrypts src into dst, which must be as long; in place is fine.
 func (c *Cipher) Decrypt(dst, src []byte) error {
 	if len(src) == 0 {
-		return nil
+		return c.empty(false)
 	}
 	return check(C.gcry_cipher_decrypt(c.h, unsafe.Pointer(&dst[0]), C.size_t(len(dst)), unsafe.Pointer(&src[0]), C.size_t(len(src))))
+}
+
+// empty is an Encrypt or Decrypt of nothing: OCB needs the call after
+// Final even then, to finish the message; other modes need no call.
+func (c *Cipher) empty(encrypt bool) error {
+	if c.mode != OCB {
+		return nil
+	}
+	var b [1]byte
+	p := unsafe.Pointer(&b[0])
+	if encrypt {
+		return check(C.gcry_cipher_encrypt(c.h, p, 0, p, 0))
+	}
+	return check(C.gcry_cipher_decrypt(c.h, p, 0, p, 0))
+}
+
+// SetTagLen sets the tag length of OCB (8, 12 or 16 bytes), before SetIV.
+func (c *Cipher) SetTagLen(n int) error {
+	v := C.int(n)
+	return check(C.gcry_cipher_ctl(c.h, C.GCRYCTL_SET_TAGLEN, unsafe.Pointer(&v), C.size_t(unsafe.Sizeof(v))))
+}
+
+// Authenticate adds associated data (GCM, OCB, EAX).
+func (c *Cipher) Authenticate(ad []byte) error {
+	if len(ad) == 0 {
+		return nil
+	}
+	return check(C.gcry_cipher_authenticate(c.h, unsafe.Pointer(&ad[0]), C.size_t(len(ad))))
+}
+
+// Final says that the next Encrypt or Decrypt is the last (OCB needs it).
+func (c *Cipher) Final() error {
+	return check(C.gcry_cipher_ctl(c.h, C.GCRYCTL_FINALIZE, nil, 0))
+}
+
+// GetTag returns the first n bytes of the tag.
+func (c *Cipher) GetTag(n int) ([]byte, error) {
+	tag := make([]byte, n)
+	return tag, check(C.gcry_cipher_gettag(c.h, unsafe.Pointer(&tag[0]), C.size_t(n)))
+}
+
+// CheckTag returns an error unless tag is the right tag.
+func (c *Cipher) CheckTag(tag []byte) error {
+	return check(C.gcry_cipher_checktag(c.h, unsafe.Pointer(&tag[0]), C.size_t(len(tag))))
 }
 
 // Close releases the handle.
