@@ -3,6 +3,7 @@
 package twofish
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -190,4 +191,28 @@ func TestCheckPublicAddressesAndBranches(t *testing.T) {
 		}
 	}
 	checkPublicAddressesAndBranches(t, "good", good)
+}
+
+// BenchmarkAVX512Tail times what the blocks after the last full group of
+// 64 cost: r blocks through the 4-block kernels (ceil(r/4) groups) against
+// one padded group of 64, which sets smallTail.
+func BenchmarkAVX512Tail(b *testing.B) {
+	if !haveAVX512VBMI {
+		b.Skip("no AVX-512 VBMI")
+	}
+	var ks schedule
+	ks.expandSliced(make([]byte, 32))
+	buf := make([]byte, 64*BlockSize)
+	b.Run("kernel=64", func(b *testing.B) {
+		for b.Loop() {
+			encryptBlocks64AVX512(&ks, &buf[0], &buf[0], 1)
+		}
+	})
+	for _, groups := range []int{1, 2, 3, 4} {
+		b.Run(fmt.Sprintf("kernel=4/blocks=%d", 4*groups), func(b *testing.B) {
+			for b.Loop() {
+				encryptBlocks4AVX512(&ks, &buf[0], &buf[0], groups)
+			}
+		})
+	}
 }

@@ -95,8 +95,12 @@ func main() {
 	c.ConstraintExpr("gc,!purego")
 
 	constants()
+	smallConstants()
 	for _, dec := range []bool{false, true} {
 		kernel(dec)
+	}
+	for _, dec := range []bool{false, true} {
+		kernel4(dec)
 	}
 
 	cfg := flags.Config()
@@ -180,19 +184,21 @@ var (
 	byteTranspose operand.Mem
 )
 
-func constants() {
-	table := func(name string, f func(i int) byte) operand.Mem {
-		var b [64]byte
-		for i := range b {
-			b[i] = f(i)
-		}
-		m := c.StaticGlobal(name)
-		c.DataAttributes(attr.RODATA | attr.NOPTR)
-		for i := 0; i < len(b); i += 8 {
-			c.AppendDatum(operand.U64(binary.LittleEndian.Uint64(b[i:])))
-		}
-		return m
+// table emits a 64-byte constant whose byte i is f(i).
+func table(name string, f func(i int) byte) operand.Mem {
+	var b [64]byte
+	for i := range b {
+		b[i] = f(i)
 	}
+	m := c.StaticGlobal(name)
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := 0; i < len(b); i += 8 {
+		c.AppendDatum(operand.U64(binary.LittleEndian.Uint64(b[i:])))
+	}
+	return m
+}
+
+func constants() {
 	for _, m := range []byte{0x5B, 0xEF} {
 		mulLo[m] = table(fmt.Sprintf("mul%02XLo", m), func(i int) byte { return gfMul(m, byte(i&15)) })
 		mulHi[m] = table(fmt.Sprintf("mul%02XHi", m), func(i int) byte { return gfMul(m, byte(i&15)<<4) })
