@@ -30,6 +30,10 @@ type CPUFacts struct {
 	// The AVX-512 subsets and GFNI, for the policy's AMD rules (Zen 4 was
 	// the first AMD core with AVX-512) and for the kernels still to come.
 	AVX512F, AVX512BW, AVX512VL, AVX512VBMI, GFNI bool
+	// OSZMM is whether the operating system saves the zmm and mask
+	// registers (XCR0 bits 5 to 7). klauspost/cpuid reports the AVX-512
+	// flags only when it does; the policy checks both, as for OSYMM.
+	OSZMM bool
 	// GDS is the first line of the Linux file
 	// /sys/devices/system/cpu/vulnerabilities/gather_data_sampling ("Not
 	// affected", "Vulnerable", "Mitigation: Microcode", "Unknown: …"), or
@@ -73,6 +77,7 @@ func cpuidFacts() CPUFacts {
 		AVX512VL:   c.Supports(cpuid.AVX512VL),
 		AVX512VBMI: c.Supports(cpuid.AVX512VBMI),
 		GFNI:       c.Supports(cpuid.GFNI),
+		OSZMM:      c.Supports(cpuid.AVX512F), // set only if XCR0 enables the AVX-512 state
 		Brand:      strings.TrimSpace(c.BrandName),
 	}
 }
@@ -109,7 +114,7 @@ func CPUReport() CPUInfo {
 		on   bool
 	}{
 		{"AVX2", f.AVX2}, {"OSYMM", f.OSYMM}, {"AVX512F", f.AVX512F}, {"AVX512BW", f.AVX512BW},
-		{"AVX512VL", f.AVX512VL}, {"AVX512VBMI", f.AVX512VBMI}, {"GFNI", f.GFNI},
+		{"AVX512VL", f.AVX512VL}, {"AVX512VBMI", f.AVX512VBMI}, {"OSZMM", f.OSZMM}, {"GFNI", f.GFNI},
 	} {
 		if feat.on {
 			r.Features = append(r.Features, feat.name)

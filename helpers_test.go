@@ -16,10 +16,16 @@ var keySizes = []int{16, 24, 32}
 // One that this CPU cannot run is reported as skipped, with its name,
 // unless TWOFISH_TEST_REQUIRE (a comma-separated list of names, set by CI)
 // names it: then the test fails, so a kernel that was expected to run
-// never passes silently.
+// never passes silently. TWOFISH_TEST_IMPLS, if set, limits the run to the
+// implementations it lists (the emulated dispatch test uses it: emulation
+// is slow).
 func forEachImpl(t *testing.T, f func(t *testing.T, impl Implementation)) {
+	only := os.Getenv("TWOFISH_TEST_IMPLS")
 	for _, impl := range Implementations() {
 		t.Run(impl.Name, func(t *testing.T) {
+			if only != "" && !slices.Contains(strings.Split(only, ","), impl.Name) {
+				t.Skipf("implementation %s is not in TWOFISH_TEST_IMPLS=%s", impl.Name, only)
+			}
 			if !impl.Supported {
 				if required(impl.Name) {
 					t.Fatalf("implementation %s is required by TWOFISH_TEST_REQUIRE but not supported on this CPU", impl.Name)

@@ -18,7 +18,7 @@ func with(f CPUFacts, edit func(*CPUFacts)) CPUFacts {
 	return f
 }
 
-func avx512(f *CPUFacts) { f.AVX512F, f.AVX512BW, f.AVX512VL = true, true, true }
+func avx512(f *CPUFacts) { f.AVX512F, f.AVX512BW, f.AVX512VL, f.OSZMM = true, true, true, true }
 
 func TestPolicy(t *testing.T) {
 	for _, tc := range []struct {
@@ -36,7 +36,12 @@ func TestPolicy(t *testing.T) {
 		{"Skylake, GDS mitigated and locked", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x4E; f.GDS = "Mitigation: Microcode (locked)" }), "avx2-gather"},
 		{"Skylake-SP in a VM", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x55; f.GDS = "Unknown: Dependent on hypervisor status"; avx512(f) }), "avx2-gather"},
 		{"Skylake, not Linux", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x5E }), "avx2-gather"},
-		{"Tiger Lake, GDS mitigated", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x8C; f.GDS = "Mitigation: Microcode"; avx512(f) }), "avx2-gather"},
+		{"Tiger Lake, GDS mitigated", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x8C; f.GDS = "Mitigation: Microcode"; avx512(f); f.AVX512VBMI = true }), "avx512-vbmi"},
+		{"Tiger Lake, AVX-512 disabled by the OS", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x8C; f.GDS = "Mitigation: Microcode" }), "avx2-gather"},
+		{"Ice Lake server", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x6A; f.GDS = "Vulnerable"; avx512(f); f.AVX512VBMI = true }), "avx512-vbmi"},
+		{"Sapphire Rapids", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x8F; f.GDS = "Not affected"; avx512(f); f.AVX512VBMI = true }), "avx512-vbmi"},
+		{"Cascade Lake (AVX-512 without VBMI)", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x55; f.GDS = "Mitigation: Microcode"; avx512(f) }), "avx2-gather"},
+		{"VBMI flags but no OS zmm support", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x8F; avx512(f); f.AVX512VBMI = true; f.OSZMM = false }), "avx2-vpgather"},
 		{"Alder Lake", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x97; f.GDS = "Not affected" }), "avx2-vpgather"},
 		{"Alder Lake, not Linux", with(intelAVX2, func(f *CPUFacts) { f.Model = 0x9A }), "avx2-vpgather"},
 		{"Intel, another family", with(intelAVX2, func(f *CPUFacts) { f.Family, f.Model = 0x13, 0x01; f.GDS = "Not affected" }), "avx2-gather"},
@@ -44,13 +49,23 @@ func TestPolicy(t *testing.T) {
 		{"AMD Zen 2", with(amdAVX2, func(f *CPUFacts) { f.Family, f.Model = 0x17, 0x31; f.GDS = "Not affected" }), "avx2-gather"},
 		{"AMD Zen 3", with(amdAVX2, func(f *CPUFacts) { f.Family, f.Model = 0x19, 0x21; f.GDS = "Not affected" }), "avx2-gather"},
 		{"AMD Zen 3 (EPYC Milan)", with(amdAVX2, func(f *CPUFacts) { f.Family, f.Model = 0x19, 0x01 }), "avx2-gather"},
-		{"AMD Zen 4", with(amdAVX2, func(f *CPUFacts) { f.Family, f.Model = 0x19, 0x61; f.GDS = "Not affected"; avx512(f); f.GFNI = true }), "avx2-gather"},
+		{"AMD Zen 4", with(amdAVX2, func(f *CPUFacts) {
+			f.Family, f.Model = 0x19, 0x61
+			f.GDS = "Not affected"
+			avx512(f)
+			f.AVX512VBMI, f.GFNI = true, true
+		}), "avx512-vbmi"},
+		{"AMD Zen 4 without OS zmm support", with(amdAVX2, func(f *CPUFacts) {
+			f.Family, f.Model = 0x19, 0x61
+			avx512(f)
+			f.AVX512VBMI, f.OSZMM = true, false
+		}), "avx2-gather"},
 		{"AMD Zen 5", with(amdAVX2, func(f *CPUFacts) {
 			f.Family, f.Model = 0x1A, 0x02
 			f.GDS = "Not affected"
 			avx512(f)
 			f.AVX512VBMI, f.GFNI = true, true
-		}), "avx2-gather"},
+		}), "avx512-vbmi"},
 		{"AMD Excavator", with(amdAVX2, func(f *CPUFacts) { f.Family, f.Model = 0x15, 0x60 }), "avx2-gather"},
 		{"unknown vendor with AVX2", CPUFacts{Vendor: "CentaurHauls", Family: 7, Model: 0x3B, AVX2: true, OSYMM: true}, "avx2-gather"},
 		{"no vendor with AVX2", CPUFacts{AVX2: true, OSYMM: true}, "avx2-gather"},
