@@ -3,6 +3,7 @@ package twofish
 import (
 	"crypto/cipher"
 	"errors"
+	"sync"
 )
 
 // What the authenticated modes (gcm.go, ocb.go, eax.go) share.
@@ -63,21 +64,24 @@ func (a *aeadBlock) decryptBlocks(dst, src []byte) {
 }
 
 // otherBlocks runs a cipher.Block that is not a *Cipher over the whole
-// blocks of src, through a copy on the heap: b's methods are interface
+// blocks of src, through a block on the heap: b's methods are interface
 // calls, which would make any buffer handed to them escape, and the
-// callers' buffers are on their stacks.
+// callers' buffers are on their stacks. The heap blocks are reused.
 func otherBlocks(b cipher.Block, dst, src []byte, decrypt bool) {
-	t := make([]byte, BlockSize)
+	t := scratchBlocks.Get().(*[BlockSize]byte)
 	for i := 0; i+BlockSize <= len(src); i += BlockSize {
-		copy(t, src[i:])
+		copy(t[:], src[i:])
 		if decrypt {
-			b.Decrypt(t, t)
+			b.Decrypt(t[:], t[:])
 		} else {
-			b.Encrypt(t, t)
+			b.Encrypt(t[:], t[:])
 		}
-		copy(dst[i:], t)
+		copy(dst[i:], t[:])
 	}
+	scratchBlocks.Put(t)
 }
+
+var scratchBlocks = sync.Pool{New: func() any { return new([BlockSize]byte) }}
 
 // sliceForAppend returns in extended by n bytes, reusing in's capacity
 // when it suffices, and the n new bytes.

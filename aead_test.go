@@ -723,3 +723,21 @@ func TestOCBKtopCache(t *testing.T) {
 		}
 	}
 }
+
+// TestAEADAllocationsOtherBlocks checks that a block that is not a
+// *Cipher, which goes a block at a time, allocates nothing either once
+// warm.
+func TestAEADAllocationsOtherBlocks(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	b, _ := aes.NewCipher(make([]byte, 16))
+	for _, m := range aeadModes {
+		a := mustAEAD(t, m, b, m.nonces[0], m.tags[0])
+		nonce, pt := make([]byte, a.NonceSize()), make([]byte, 1000)
+		buf := make([]byte, 0, len(pt)+a.Overhead())
+		if allocs := testing.AllocsPerRun(10, func() { a.Seal(buf, nonce, pt, nonce) }); allocs != 0 {
+			t.Errorf("%s over AES: %v allocations", m.name, allocs)
+		}
+	}
+}
