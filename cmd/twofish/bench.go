@@ -154,7 +154,7 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, bool) {
 	fs := newFlagSet("bench", " [flags]", stderr)
 	impl := fs.String("impl", "all", "measure the Twofish implementation `name` (one that \"twofish info\" lists), auto (the one NewCipher selects) or all")
 	keySizes := fs.String("keysize", "128,256", "comma-separated key `sizes` in bits: 128, 192 or 256")
-	modes := fs.String("modes", "ecb,cbc,cfb,ofb,ctr,xts", "comma-separated `modes` to measure, each encrypting and decrypting")
+	modes := fs.String("modes", "ecb,cbc,cfb,ofb,ctr,xts,gcm,ocb,eax", "comma-separated `modes` to measure, each encrypting and decrypting (and authenticating only, gcm and ocb)")
 	cfg := &benchConfig{}
 	fs.IntVar(&cfg.size, "size", 8192, "longest buffer in `bytes`, a multiple of 16 from 128; each fit also times 7 shorter ones")
 	fs.DurationVar(&cfg.duration, "duration", 300*time.Millisecond, "time to spend measuring each row")

@@ -16,8 +16,8 @@ import (
 	"github.com/twofish-go/twofish"
 )
 
-// cryptModes are the modes of enc and dec.
-var cryptModes = []string{"ecb", "cbc", "cfb", "ofb", "ctr", "xts"}
+// cryptModes are the modes of enc and dec; gcm and ocb are in aead.go.
+var cryptModes = []string{"ecb", "cbc", "cfb", "ofb", "ctr", "xts", "gcm", "ocb"}
 
 // maxSectorSize bounds -sector-size, which is held in memory per sector.
 const maxSectorSize = 16 << 20
@@ -61,13 +61,20 @@ const cryptSynopsis = " -mode MODE (-key HEX | -key-file FILE) [-iv HEX] [-in FI
 // cryptHelp explains enc and dec after their flags.
 const cryptHelp = `
 Modes: ecb, cbc, cfb (full-block feedback), ofb, ctr (128-bit big-endian
-counter) and xts (IEEE 1619, dm-crypt plain64 layout). Keys are 16, 24 or 32
-bytes in hex; xts takes two of them, 32, 48 or 64 bytes. cbc, cfb, ofb and ctr
-take a 16-byte IV: if enc has no -iv, it makes a random one with crypto/rand
+counter), xts (IEEE 1619, dm-crypt plain64 layout), and the authenticated gcm
+and ocb. Keys are 16, 24 or 32 bytes in hex; xts takes two of them, 32, 48 or
+64 bytes. cbc, cfb, ofb and ctr take a 16-byte IV, gcm and ocb a nonce (below):
+if enc has no -iv, it makes a random one with crypto/rand
 and prints it to stderr as "iv=HEX" (and writes it to -iv-out FILE); dec needs
 -iv. ecb and cbc pad with PKCS#7 unless -nopad. xts encrypts each sector of
 -sector-size bytes with its number, counting from -sector, as the tweak; a
 short last sector of 16 bytes or more uses ciphertext stealing.
+
+gcm and ocb (RFC 7253) authenticate: the output is the ciphertext and a
+16-byte tag, and dec writes nothing unless the tag is right. -iv is the nonce,
+12 bytes unless given (gcm takes 1 to 64, ocb 1 to 15); never use a nonce
+twice with one key. Each input is one message, held in memory whole: up to
+256 MiB, and not spread over cores.
 
 The input is streamed in 1 MiB chunks: memory stays small for any size, and
 ecb, ctr, xts and cbc and cfb decryption spread the chunks over all cores
@@ -115,10 +122,10 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	fs := flag.NewFlagSet("twofish "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := &cryptConfig{decrypt: decrypt}
-	mode := fs.String("mode", "", "cipher `mode`: ecb, cbc, cfb, ofb, ctr or xts (required)")
+	mode := fs.String("mode", "", "cipher `mode`: ecb, cbc, cfb, ofb, ctr, xts, gcm or ocb (required)")
 	keyHex := fs.String("key", "", "the key in `hex`")
 	keyFile := fs.String("key-file", "", "read the key in hex from `file`, which keeps it off the command line")
-	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter)")
+	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter; gcm, ocb: the nonce, 12 bytes)")
 	fs.StringVar(&cfg.in, "in", "-", "read from `file`; - is standard input")
 	fs.StringVar(&cfg.out, "out", "-", "write to `file`; - is standard output")
 	fs.BoolVar(&cfg.force, "f", false, "overwrite an existing output file (and -iv-out file)")
@@ -155,9 +162,9 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	cfg.mode = strings.ToLower(*mode)
 	switch {
 	case *mode == "":
-		return nil, usagef("-mode is required: ecb, cbc, cfb, ofb, ctr or xts")
+		return nil, usagef("-mode is required: ecb, cbc, cfb, ofb, ctr, xts, gcm or ocb")
 	case !slices.Contains(cryptModes, cfg.mode):
-		return nil, usagef("-mode %q: unknown mode; want ecb, cbc, cfb, ofb, ctr or xts", *mode)
+		return nil, usagef("-mode %q: unknown mode; want ecb, cbc, cfb, ofb, ctr, xts, gcm or ocb", *mode)
 	}
 	xts := cfg.mode == "xts"
 	needsIV := cfg.mode != "ecb" && !xts
@@ -209,13 +216,13 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 		if cfg.iv, err = hex.DecodeString(*ivHex); err != nil {
 			return nil, usagef("-iv: not hex")
 		}
-		if len(cfg.iv) != twofish.BlockSize {
-			return nil, usagef("-iv is %s; want 16", plural(len(cfg.iv), "byte"))
+		if err := checkIVSize(cfg.mode, len(cfg.iv)); err != nil {
+			return nil, err
 		}
 	case needsIV && decrypt:
 		return nil, usagef("-iv is required: %s decryption needs the IV of the encryption", cfg.mode)
 	case needsIV:
-		cfg.iv = make([]byte, twofish.BlockSize)
+		cfg.iv = make([]byte, ivSize(cfg.mode))
 		if _, err := crand.Read(cfg.iv); err != nil {
 			return nil, fmt.Errorf("making a random IV: %v", err)
 		}

@@ -75,6 +75,17 @@ func reference(t testing.TB, decrypt bool, mode string, key, iv, in []byte, padd
 		twofish.NewOFB(c, iv).XORKeyStream(out, out)
 	case "ctr enc", "ctr dec":
 		twofish.NewCTR(c, iv).XORKeyStream(out, out)
+	case "gcm enc", "ocb enc", "gcm dec", "ocb dec":
+		a, err := newAEAD(c, mode, len(iv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !decrypt {
+			return a.Seal(nil, iv, in, nil)
+		}
+		if out, err = a.Open(nil, iv, in, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if padded && decrypt {
 		out = out[:len(out)-int(out[len(out)-1])]
@@ -157,7 +168,7 @@ func (c cryptCase) run(t *testing.T, r *rand.Rand, dir string) {
 		line := strings.TrimSuffix(string(res.stderr), "\n")
 		got, ok := strings.CutPrefix(line, "iv=")
 		var err error
-		if iv, err = hex.DecodeString(got); !ok || err != nil || len(iv) != 16 || strings.Contains(line, "\n") {
+		if iv, err = hex.DecodeString(got); !ok || err != nil || len(iv) != ivSize(c.mode) || strings.Contains(line, "\n") {
 			t.Fatalf("%s: enc made up an IV but printed %q", name, res.stderr)
 		}
 	} else if len(res.stderr) != 0 {
@@ -217,7 +228,7 @@ func TestEncDec(t *testing.T) {
 				c := cryptCase{mode: mode, keySize: []int{16, 24, 32}[i%3], size: size, nopad: nopad,
 					pipes: i%2 == 0, procs: []int{0, 1, 5}[i%3]}
 				if i%4 == 0 {
-					c.iv = randomBytes(r, 16)
+					c.iv = randomBytes(r, ivSize(mode))
 				}
 				c.run(t, r, dir)
 			}

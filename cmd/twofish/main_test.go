@@ -42,7 +42,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bench", "-duration", "-1s"},
 		{"bench", "-duration", "soon"},
 		{"bench", "-compare=maybe"},
-		{"bench", "-modes", "gcm"},
+		{"bench", "-modes", "ccm"},
 		{"bench", "-modes", "ctr,"},
 		{"bench", "-modes", ""},
 		{"bench", "-format", "xml"},

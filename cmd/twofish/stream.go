@@ -46,6 +46,7 @@ type crypter struct {
 		CryptBlocks(dst, src []byte)
 	} // cbc encryption
 	stream cipher.Stream // cfb encryption, ofb
+	aead   cipher.AEAD   // gcm, ocb: the whole input is one message (aead.go)
 	chunk  int
 }
 
@@ -82,8 +83,10 @@ func newCrypter(cfg *cryptConfig) (*crypter, error) {
 		cr.stream = twofish.NewCFBEncrypter(cr.block, cfg.iv)
 	case cfg.mode == "ofb":
 		cr.stream = twofish.NewOFB(cr.block, cfg.iv)
+	case isAEAD(cfg.mode):
+		cr.aead, err = newAEAD(cr.block, cfg.mode, len(cfg.iv))
 	}
-	return cr, nil
+	return cr, err
 }
 
 // process encrypts or decrypts j.buf in place. Parallel modes take any job
@@ -189,6 +192,9 @@ func pad(b []byte) []byte {
 // serial one. Chunks are written in order. done, if not nil, is told how
 // many bytes of input each written chunk held.
 func (cr *crypter) run(r io.Reader, w io.Writer, done func(n int)) error {
+	if cr.aead != nil {
+		return cr.runAEAD(r, w, done)
+	}
 	workers := 1
 	if cr.parallel {
 		workers = runtime.GOMAXPROCS(0)

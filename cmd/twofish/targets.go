@@ -23,10 +23,10 @@ type target struct {
 }
 
 // A row is one line of a table: an operation that encrypts or decrypts a
-// buffer in place.
+// buffer in place (the authenticated modes: see aead_bench.go).
 type row struct {
 	mode string // "ECB"
-	dir  string // "enc" or "dec"
+	dir  string // "enc" or "dec"; "auth" for GCM and OCB
 	op   func(buf []byte)
 }
 
@@ -34,8 +34,8 @@ type row struct {
 func (r row) name() string { return r.mode + " " + r.dir }
 
 // benchModes are the modes bench measures, in the order of its rows; each
-// has an "enc" and a "dec" row.
-var benchModes = []string{"ECB", "CBC", "CFB", "OFB", "CTR", "XTS"}
+// has an "enc" and a "dec" row, and GCM and OCB an "auth" row.
+var benchModes = []string{"ECB", "CBC", "CFB", "OFB", "CTR", "XTS", "GCM", "OCB", "EAX"}
 
 // targets returns the tables cfg asks for: each Twofish implementation with
 // each key size, then, with -compare, golang.org/x/crypto/twofish and
@@ -58,7 +58,7 @@ func (cfg *benchConfig) targets() ([]target, error) {
 			if err != nil {
 				return nil, err
 			}
-			add("Twofish", impl, bits, twofishRows(c, x))
+			add("Twofish", impl, bits, append(twofishRows(c, x), twofishAEADRows(c)...))
 		}
 	}
 	if !cfg.compare {
@@ -73,7 +73,7 @@ func (cfg *benchConfig) targets() ([]target, error) {
 		if err != nil {
 			return nil, err
 		}
-		add("Twofish", "xcrypto", bits, stdRows(b, x))
+		add("Twofish", "xcrypto", bits, append(stdRows(b, x), stdAEADRows(b)...))
 	}
 	for _, bits := range cfg.keySizes {
 		b, err := aes.NewCipher(benchKey(bits))
@@ -84,7 +84,7 @@ func (cfg *benchConfig) targets() ([]target, error) {
 		if err != nil {
 			return nil, err
 		}
-		add("AES", "crypto/aes", bits, stdRows(b, x))
+		add("AES", "crypto/aes", bits, append(stdRows(b, x), stdAEADRows(b)...))
 	}
 	return ts, nil
 }
