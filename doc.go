@@ -18,8 +18,13 @@
 // blocks and serial modes (CBC encryption) use the narrowest. NewCipherImpl
 // pins one implementation, for tests and benchmarks.
 //
-// The kernel "generic" is portable Go and runs everywhere. Building with the
-// purego tag (go build -tags purego) leaves out all assembly.
+// The kernel "generic" is portable Go and runs everywhere. On x86-64 the
+// assembly kernels are "amd64-1way" and "amd64-3way" (baseline x86-64),
+// "avx2-gather" and "avx2-vpgather" (16 blocks with AVX2), "avx2-ct" (32
+// blocks with AVX2, constant-time) and "avx512-vbmi" (64 blocks with
+// AVX-512 VBMI, constant-time); "generic-ct" is constant-time portable Go.
+// Building with the purego tag (go build -tags purego) leaves out all
+// assembly.
 //
 // The environment variable TWOFISH_IMPL, read once per process, overrides
 // the automatic choice of NewCipher (never NewCipherImpl): TWOFISH_IMPL=generic
@@ -33,7 +38,13 @@
 // them, index key-dependent tables with secret data, as every widely used
 // Twofish does: their timing can leak key and data through the cache to an
 // attacker who shares the machine. crypto/aes documents the same caveat for
-// its portable code.
+// its portable code. The constant-time kernels compute the S-boxes instead
+// (nibble look-ups in registers, VPSHUFB or VPERMI2B), make no
+// secret-dependent memory access or branch, build their key material the
+// same way, and hand leftover blocks only to constant-time kernels. Where
+// the CPU policy picks one (AVX-512 VBMI), NewCipher is constant-time; to
+// require it everywhere, pin one with NewCipherImpl (avx2-ct, or generic-ct
+// on any CPU).
 //
 // # Test vectors
 //
