@@ -81,61 +81,60 @@ func split5(y uint64) parts5 {
 func clmul64(x uint64, y *parts5) (hi, lo uint64) {
 	x0, x1, x2, x3, x4 := x&mask5_0, x&mask5_1, x&mask5_2, x&mask5_3, x&mask5_4
 	y0, y1, y2, y3, y4 := y[0], y[1], y[2], y[3], y[4]
-	mul := bits.Mul64
 
 	// Columns ≡ 0: (0,0) (1,4) (2,3) (3,2) (4,1).
-	h0, l0 := mul(x0, y0)
-	h, l := mul(x1, y4)
+	h0, l0 := bits.Mul64(x0, y0)
+	h, l := bits.Mul64(x1, y4)
 	h0, l0 = h0^h, l0^l
-	h, l = mul(x2, y3)
+	h, l = bits.Mul64(x2, y3)
 	h0, l0 = h0^h, l0^l
-	h, l = mul(x3, y2)
+	h, l = bits.Mul64(x3, y2)
 	h0, l0 = h0^h, l0^l
-	h, l = mul(x4, y1)
+	h, l = bits.Mul64(x4, y1)
 	h0, l0 = h0^h, l0^l
 
 	// Columns ≡ 1: (0,1) (1,0) (2,4) (3,3) (4,2).
-	h1, l1 := mul(x0, y1)
-	h, l = mul(x1, y0)
+	h1, l1 := bits.Mul64(x0, y1)
+	h, l = bits.Mul64(x1, y0)
 	h1, l1 = h1^h, l1^l
-	h, l = mul(x2, y4)
+	h, l = bits.Mul64(x2, y4)
 	h1, l1 = h1^h, l1^l
-	h, l = mul(x3, y3)
+	h, l = bits.Mul64(x3, y3)
 	h1, l1 = h1^h, l1^l
-	h, l = mul(x4, y2)
+	h, l = bits.Mul64(x4, y2)
 	h1, l1 = h1^h, l1^l
 
 	// Columns ≡ 2: (0,2) (1,1) (2,0) (3,4) (4,3).
-	h2, l2 := mul(x0, y2)
-	h, l = mul(x1, y1)
+	h2, l2 := bits.Mul64(x0, y2)
+	h, l = bits.Mul64(x1, y1)
 	h2, l2 = h2^h, l2^l
-	h, l = mul(x2, y0)
+	h, l = bits.Mul64(x2, y0)
 	h2, l2 = h2^h, l2^l
-	h, l = mul(x3, y4)
+	h, l = bits.Mul64(x3, y4)
 	h2, l2 = h2^h, l2^l
-	h, l = mul(x4, y3)
+	h, l = bits.Mul64(x4, y3)
 	h2, l2 = h2^h, l2^l
 
 	// Columns ≡ 3: (0,3) (1,2) (2,1) (3,0) (4,4).
-	h3, l3 := mul(x0, y3)
-	h, l = mul(x1, y2)
+	h3, l3 := bits.Mul64(x0, y3)
+	h, l = bits.Mul64(x1, y2)
 	h3, l3 = h3^h, l3^l
-	h, l = mul(x2, y1)
+	h, l = bits.Mul64(x2, y1)
 	h3, l3 = h3^h, l3^l
-	h, l = mul(x3, y0)
+	h, l = bits.Mul64(x3, y0)
 	h3, l3 = h3^h, l3^l
-	h, l = mul(x4, y4)
+	h, l = bits.Mul64(x4, y4)
 	h3, l3 = h3^h, l3^l
 
 	// Columns ≡ 4: (0,4) (1,3) (2,2) (3,1) (4,0).
-	h4, l4 := mul(x0, y4)
-	h, l = mul(x1, y3)
+	h4, l4 := bits.Mul64(x0, y4)
+	h, l = bits.Mul64(x1, y3)
 	h4, l4 = h4^h, l4^l
-	h, l = mul(x2, y2)
+	h, l = bits.Mul64(x2, y2)
 	h4, l4 = h4^h, l4^l
-	h, l = mul(x3, y1)
+	h, l = bits.Mul64(x3, y1)
 	h4, l4 = h4^h, l4^l
-	h, l = mul(x4, y0)
+	h, l = bits.Mul64(x4, y0)
 	h4, l4 = h4^h, l4^l
 
 	// Column c of the high word is column 64+c of the product, and
