@@ -196,7 +196,7 @@ func perfCommand() (string, error) {
 }
 
 // kernelSymbol matches the assembly kernels' symbols as perf names them.
-var kernelSymbol = regexp.MustCompile(`twofish\.(en|de)cryptBlocks(\d+x|16AVX2(VP)?Gather|64AVX512)\b`)
+var kernelSymbol = regexp.MustCompile(`twofish\.(en|de)cryptBlocks(\d+x|16AVX2(VP)?Gather|64AVX512|(32|64)AVX2CT(128|192|256))\b`)
 
 // unwindKernels are the implementations the unwinding test profiles, and
 // the encryption kernel in which each spends its time.
@@ -206,6 +206,7 @@ var unwindKernels = []struct{ impl, symbol string }{
 	{"avx2-gather", "twofish.encryptBlocks16AVX2Gather"},
 	{"avx2-vpgather", "twofish.encryptBlocks16AVX2VPGather"},
 	{"avx512-vbmi", "twofish.encryptBlocks64AVX512"},
+	{"avx2-ct", "twofish.encryptBlocks64AVX2CT256"},
 }
 
 // TestFramePointerUnwinding runs testdata/unwind, which spends its time in

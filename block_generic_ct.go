@@ -7,14 +7,41 @@ import (
 
 // The portable constant-time block functions: the "generic-ct"
 // implementation, for every architecture and the purego build. They are
-// the generic block functions with the g function computed by hCT from the
-// S vector (key_ct.go) instead of looked up in key-dependent tables: no
-// memory address and no branch depends on the key or the data. They are
-// several times slower than generic.
+// the generic block functions with the g function computed on nibbles, as
+// the avx2-ct kernels compute it (see ctSchedule in key_ct.go), from
+// tables packed into uint64s and read by shifting, instead of looked up in
+// key-dependent tables: no memory address and no branch depends on the key
+// or the data. They are many times slower than generic.
 
 // gCT is the g function of the key whose schedule ks holds, in constant
 // time.
-func (ks *schedule) gCT(x uint32) uint32 { return hCT(x, ks.ct.sv[:ks.ct.kw]) }
+func (ks *schedule) gCT(x uint32) uint32 {
+	ct := &ks.ct
+	var w uint32
+	for j := range 4 {
+		v := uint64(byte(x >> (8 * j)))
+		// The nibbles (a, β), β the second before its last linear map.
+		a, b := v>>4, v&15
+		a, b = a^b, nib(packedMix, a)^b
+		p := 2 // P after the first mix
+		for s := range ct.kw {
+			f := &packedFirst[qType[ct.kw-1-s][j]]
+			u := nib(f[p], b)
+			a, b = nib(f[0], a)^u, nib(f[1], a)^u
+			n := &ct.packed[s][j]
+			u = nib(n[1], b)
+			a, b = nib(n[0], a)^u, nib(n[2], a)^u
+			p = 3 // P after a second layer
+		}
+		q := lastType[j]
+		f := &packedFirst[q]
+		u := nib(f[p], b)
+		a, b = nib(f[0], a)^u, nib(f[1], a)^u
+		y := nib(packedLast[q][0], a) | nib(packedLast[q][1], b)<<4
+		w ^= mdsColumnCT(j, uint32(y))
+	}
+	return w
+}
 
 func encryptBlockGenericCT(ks *schedule, dst, src []byte) {
 	_, _ = src[15], dst[15]

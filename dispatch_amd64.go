@@ -5,6 +5,7 @@ package twofish
 //go:generate sh -c "cd _asm/scalar && go run . -out ../../scalar_amd64.s -pkg twofish"
 //go:generate sh -c "cd _asm/avx2 && go run . -out ../../avx2_amd64.s -pkg twofish"
 //go:generate sh -c "cd _asm/avx512 && go run . -out ../../avx512_amd64.s -pkg twofish"
+//go:generate sh -c "cd _asm/avx2ct && go run . -out ../../avx2ct_amd64.s -pkg twofish"
 
 // The x86-64 kernels, in order of preference. Both scalar kernels need only
 // baseline x86-64.
@@ -15,6 +16,14 @@ var (
 	// block of its ladder reaches a kernel that looks tables up.
 	avx512VBMI = &kernel{
 		Implementation: Implementation{Name: "avx512-vbmi", Blocks: 64, ConstantTime: true, Supported: haveAVX512VBMI},
+	}
+	// The constant-time 64-way AVX2 kernel without table look-ups
+	// (kernels_avx2ct_amd64.go) needs AVX2 and the operating system's
+	// support for the ymm registers. It takes any number of blocks itself,
+	// padding the last group, so that no block of its ladder reaches a
+	// kernel that looks tables up.
+	avx2CT = &kernel{
+		Implementation: Implementation{Name: "avx2-ct", Blocks: avx2CTBlocks, ConstantTime: true, Supported: haveAVX2},
 	}
 	// The 16-way AVX2 kernels (kernels_avx2_amd64.go) need AVX2 and the
 	// operating system's support for the ymm registers.
@@ -38,7 +47,7 @@ var (
 // archKernels returns the kernels of this architecture, in order of
 // preference; the portable kernel is not among them.
 func archKernels() []*kernel {
-	return []*kernel{avx512VBMI, avx2Gather, avx2VPGather, amd64x3, amd64x1}
+	return []*kernel{avx512VBMI, avx2CT, avx2Gather, avx2VPGather, amd64x3, amd64x1}
 }
 
 // haveAVX2 reports whether this CPU and OS can run the AVX2 kernels.
@@ -52,6 +61,10 @@ func (k *kernel) encrypt(ks *schedule, dst, src []byte) {
 	switch k {
 	case avx512VBMI:
 		encrypt64AVX512(ks, dst, src)
+	case avx2CT:
+		encrypt64AVX2CT(ks, dst, src)
+	case genericCT:
+		encryptBlocksGenericCT(ks, dst, src)
 	case avx2Gather:
 		encrypt16Gather(ks, dst, src)
 	case avx2VPGather:
@@ -69,6 +82,10 @@ func (k *kernel) decrypt(ks *schedule, dst, src []byte) {
 	switch k {
 	case avx512VBMI:
 		decrypt64AVX512(ks, dst, src)
+	case avx2CT:
+		decrypt64AVX2CT(ks, dst, src)
+	case genericCT:
+		decryptBlocksGenericCT(ks, dst, src)
 	case avx2Gather:
 		decrypt16Gather(ks, dst, src)
 	case avx2VPGather:
@@ -90,6 +107,10 @@ func (k *kernel) encryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
 		encryptBlocks1x(ks, &dst[0], &src[0], 1)
 	case avx512VBMI:
 		encrypt64AVX512(ks, dst[:], src[:])
+	case avx2CT:
+		encrypt64AVX2CT(ks, dst[:], src[:])
+	case genericCT:
+		encryptBlockGenericCT(ks, dst[:], src[:])
 	default:
 		encryptBlockGeneric(ks, dst[:], src[:])
 	}
@@ -101,18 +122,25 @@ func (k *kernel) decryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
 		decryptBlocks1x(ks, &dst[0], &src[0], 1)
 	case avx512VBMI:
 		decrypt64AVX512(ks, dst[:], src[:])
+	case avx2CT:
+		decrypt64AVX2CT(ks, dst[:], src[:])
+	case genericCT:
+		decryptBlockGenericCT(ks, dst[:], src[:])
 	default:
 		decryptBlockGeneric(ks, dst[:], src[:])
 	}
 }
 
 // expandKey computes the schedule of key that k's ladder reads: the
-// byte-sliced S-boxes, without secret-indexed loads, for avx512-vbmi, the
-// MDS·S-box tables for the others.
+// byte-sliced S-boxes, without secret-indexed loads, for avx512-vbmi; the
+// subkeys and nibble tables, without secret-indexed loads, for avx2-ct and
+// generic-ct; the MDS·S-box tables for the others.
 func (k *kernel) expandKey(ks *schedule, key []byte) {
 	switch k {
 	case avx512VBMI:
 		ks.expandSliced(key)
+	case avx2CT, genericCT:
+		ks.expandCT(key)
 	default:
 		ks.expand(key)
 	}

@@ -34,8 +34,15 @@ var generic = &kernel{
 	Implementation: Implementation{Name: "generic", Blocks: 1, Supported: true},
 }
 
+// genericCT is the portable constant-time kernel (block_generic_ct.go),
+// present in every build: slow, but without secret-dependent memory
+// accesses or branches on any architecture.
+var genericCT = &kernel{
+	Implementation: Implementation{Name: "generic-ct", Blocks: 1, ConstantTime: true, Supported: true},
+}
+
 // kernels lists every kernel of this build in order of preference.
-var kernels = append(archKernels(), generic)
+var kernels = append(archKernels(), generic, genericCT)
 
 func init() {
 	for _, k := range kernels {

@@ -8,8 +8,47 @@ package twofish
 // with the operating system's support for the ymm registers, never write
 // BP, and end with VZEROUPPER. They read the subkeys and the nibble tables
 // of ks.ct, which expandCT (key_ct.go) computes; no memory address and no
-// branch in them depends on the key or the data. Each processes n groups of
-// 32 blocks; callers check the lengths of dst and src in Go.
+// branch in them depends on the key or the data. Each processes n groups
+// of 64, 32 or 8 blocks: the 64-block kernels do the bulk, the narrower
+// ones the end of a message and single blocks (a call of the 8-block
+// kernel costs about a quarter of a 32-block one, which costs about half
+// a 64-block one); callers check the lengths of dst and src in Go.
+
+// encryptBlocks64AVX2CT128 encrypts 64n blocks with a 128-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func encryptBlocks64AVX2CT128(ks *schedule, dst, src *byte, n int)
+
+// decryptBlocks64AVX2CT128 decrypts 64n blocks with a 128-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func decryptBlocks64AVX2CT128(ks *schedule, dst, src *byte, n int)
+
+// encryptBlocks64AVX2CT192 encrypts 64n blocks with a 192-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func encryptBlocks64AVX2CT192(ks *schedule, dst, src *byte, n int)
+
+// decryptBlocks64AVX2CT192 decrypts 64n blocks with a 192-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func decryptBlocks64AVX2CT192(ks *schedule, dst, src *byte, n int)
+
+// encryptBlocks64AVX2CT256 encrypts 64n blocks with a 256-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func encryptBlocks64AVX2CT256(ks *schedule, dst, src *byte, n int)
+
+// decryptBlocks64AVX2CT256 decrypts 64n blocks with a 256-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func decryptBlocks64AVX2CT256(ks *schedule, dst, src *byte, n int)
 
 // encryptBlocks32AVX2CT128 encrypts 32n blocks with a 128-bit key.
 // Implemented in avx2ct_amd64.s.
@@ -47,19 +86,56 @@ func encryptBlocks32AVX2CT256(ks *schedule, dst, src *byte, n int)
 //go:noescape
 func decryptBlocks32AVX2CT256(ks *schedule, dst, src *byte, n int)
 
-// avx2CTBlocks is the width of the avx2-ct kernels.
-const avx2CTBlocks = 32
+// encryptBlocks8AVX2CT128 encrypts 8n blocks with a 128-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func encryptBlocks8AVX2CT128(ks *schedule, dst, src *byte, n int)
 
-// encrypt32AVX2CT encrypts the whole blocks of src with the avx2-ct kernel
-// of the key's length: the groups of 32 in place, and the rest, if any, in
-// a zero-padded group on the stack, so that any number of blocks, one
-// included, stays on the constant-time path.
-func encrypt32AVX2CT(ks *schedule, dst, src []byte) {
+// decryptBlocks8AVX2CT128 decrypts 8n blocks with a 128-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func decryptBlocks8AVX2CT128(ks *schedule, dst, src *byte, n int)
+
+// encryptBlocks8AVX2CT192 encrypts 8n blocks with a 192-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func encryptBlocks8AVX2CT192(ks *schedule, dst, src *byte, n int)
+
+// decryptBlocks8AVX2CT192 decrypts 8n blocks with a 192-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func decryptBlocks8AVX2CT192(ks *schedule, dst, src *byte, n int)
+
+// encryptBlocks8AVX2CT256 encrypts 8n blocks with a 256-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func encryptBlocks8AVX2CT256(ks *schedule, dst, src *byte, n int)
+
+// decryptBlocks8AVX2CT256 decrypts 8n blocks with a 256-bit key.
+// Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func decryptBlocks8AVX2CT256(ks *schedule, dst, src *byte, n int)
+
+// avx2CTBlocks is the width of the avx2-ct kernels.
+const avx2CTBlocks = 64
+
+// encrypt64AVX2CT encrypts the whole blocks of src with the avx2-ct kernels
+// of the key's length: the groups of 64 in place, and the rest, if any,
+// with the 32- and 8-block kernels, the last group zero-padded on the
+// stack, so that any number of blocks, one included, stays on the
+// constant-time path.
+func encrypt64AVX2CT(ks *schedule, dst, src []byte) {
 	cryptAVX2CT(ks, dst, src, false)
 }
 
-// decrypt32AVX2CT is the inverse of encrypt32AVX2CT.
-func decrypt32AVX2CT(ks *schedule, dst, src []byte) {
+// decrypt64AVX2CT is the inverse of encrypt64AVX2CT.
+func decrypt64AVX2CT(ks *schedule, dst, src []byte) {
 	cryptAVX2CT(ks, dst, src, true)
 }
 
@@ -69,32 +145,75 @@ func cryptAVX2CT(ks *schedule, dst, src []byte, dec bool) {
 		return
 	}
 	_ = dst[n*BlockSize-1]
-	if g := n / avx2CTBlocks; g > 0 {
-		runAVX2CT(ks, &dst[0], &src[0], g, dec)
+	i := 0
+	if g := n / 64; g > 0 {
+		runAVX2CT(ks, &dst[0], &src[0], g, 64, dec)
+		i = g * 64
 	}
-	if r := n % avx2CTBlocks; r > 0 {
-		i := (n - r) * BlockSize
-		var buf [avx2CTBlocks * BlockSize]byte
-		copy(buf[:], src[i:n*BlockSize])
-		runAVX2CT(ks, &buf[0], &buf[0], 1, dec)
-		copy(dst[i:], buf[:r*BlockSize])
+	// The rest by cost: one 64-block call costs about as much as a
+	// 32-block and two 8-block ones, a 32-block call as three 8-block ones.
+	for i < n {
+		r := n - i
+		width := 8
+		switch {
+		case r > 40:
+			width = 64
+		case r > 16:
+			width = 32
+		}
+		if r >= width {
+			runAVX2CT(ks, &dst[i*BlockSize], &src[i*BlockSize], 1, width, dec)
+			i += width
+			continue
+		}
+		var buf [64 * BlockSize]byte
+		copy(buf[:], src[i*BlockSize:n*BlockSize])
+		runAVX2CT(ks, &buf[0], &buf[0], 1, width, dec)
+		copy(dst[i*BlockSize:n*BlockSize], buf[:])
+		return
 	}
 }
 
-// runAVX2CT runs the kernel for the key length and direction on g groups.
-func runAVX2CT(ks *schedule, dst, src *byte, g int, dec bool) {
-	switch {
-	case ks.ct.kw == 2 && !dec:
+// runAVX2CT runs the kernel of the width (8, 32 or 64 blocks), key length
+// and direction on g groups. It calls them directly, not through function
+// values, so that the buffers of its callers do not escape.
+func runAVX2CT(ks *schedule, dst, src *byte, g, width int, dec bool) {
+	switch kw := ks.ct.kw; {
+	case width == 64 && kw == 2 && !dec:
+		encryptBlocks64AVX2CT128(ks, dst, src, g)
+	case width == 64 && kw == 2:
+		decryptBlocks64AVX2CT128(ks, dst, src, g)
+	case width == 64 && kw == 3 && !dec:
+		encryptBlocks64AVX2CT192(ks, dst, src, g)
+	case width == 64 && kw == 3:
+		decryptBlocks64AVX2CT192(ks, dst, src, g)
+	case width == 64 && !dec:
+		encryptBlocks64AVX2CT256(ks, dst, src, g)
+	case width == 64:
+		decryptBlocks64AVX2CT256(ks, dst, src, g)
+	case width == 32 && kw == 2 && !dec:
 		encryptBlocks32AVX2CT128(ks, dst, src, g)
-	case ks.ct.kw == 2:
+	case width == 32 && kw == 2:
 		decryptBlocks32AVX2CT128(ks, dst, src, g)
-	case ks.ct.kw == 3 && !dec:
+	case width == 32 && kw == 3 && !dec:
 		encryptBlocks32AVX2CT192(ks, dst, src, g)
-	case ks.ct.kw == 3:
+	case width == 32 && kw == 3:
 		decryptBlocks32AVX2CT192(ks, dst, src, g)
-	case !dec:
+	case width == 32 && !dec:
 		encryptBlocks32AVX2CT256(ks, dst, src, g)
-	default:
+	case width == 32:
 		decryptBlocks32AVX2CT256(ks, dst, src, g)
+	case kw == 2 && !dec:
+		encryptBlocks8AVX2CT128(ks, dst, src, g)
+	case kw == 2:
+		decryptBlocks8AVX2CT128(ks, dst, src, g)
+	case kw == 3 && !dec:
+		encryptBlocks8AVX2CT192(ks, dst, src, g)
+	case kw == 3:
+		decryptBlocks8AVX2CT192(ks, dst, src, g)
+	case !dec:
+		encryptBlocks8AVX2CT256(ks, dst, src, g)
+	default:
+		decryptBlocks8AVX2CT256(ks, dst, src, g)
 	}
 }

@@ -146,6 +146,43 @@ type ctSchedule struct {
 	// length in 64-bit words (2, 3 or 4): h(x, sv[:kw]) is the g function.
 	sv [4]uint32
 	kw int
+	// packed is second for generic-ct, each table packed into a uint64
+	// (entry x in bits 4x to 4x+3), for look-ups by shifting.
+	packed [4][4][3]uint64
+}
+
+// The key-independent nibble tables of generic-ct, packed like
+// ctSchedule.packed: the first mix, the first layers of q0 and q1 (A0, Q,
+// P after ror4, P after mix4), and the second layer of the last q of a
+// byte without the MDS multiply (t2 and t3∘ror4).
+var (
+	packedMix   uint64
+	packedFirst [2][4]uint64
+	packedLast  [2][2]uint64
+)
+
+func init() {
+	var ct ctSchedule
+	ct.buildTables()
+	packedMix = pack16(&ct.mix)
+	for q := range 2 {
+		for i := range 4 {
+			packedFirst[q][i] = pack16(&ct.first[q][i])
+		}
+		for x := range uint64(16) {
+			packedLast[q][0] |= nib(qtPacked[q][2], x) << (4 * x)
+			packedLast[q][1] |= nib(qtPacked[q][3], ror4(x)) << (4 * x)
+		}
+	}
+}
+
+// pack16 packs a table of 16 nibbles into a uint64.
+func pack16(t *[16]byte) uint64 {
+	var p uint64
+	for x, v := range t {
+		p |= uint64(v) << (4 * x)
+	}
+	return p
 }
 
 // expandCT computes the subkeys of a 16, 24 or 32-byte key into ks.k and
@@ -197,6 +234,13 @@ func (ct *ctSchedule) buildTables() {
 				tab[0][x] = byte(t(q, 2, x) ^ lo ^ hi)
 				tab[1][x] = byte(t(q, 3, ror4(x)))
 				tab[2][x] = byte(mix4(ror4(t(q, 2, x)^lo) ^ mix4(hi)))
+			}
+		}
+		for s := range ct.kw {
+			for j := range 4 {
+				for i := range 3 {
+					ct.packed[s][j][i] |= uint64(ct.second[s][j][i][x]) << (4 * x)
+				}
 			}
 		}
 		for j := range 4 {
