@@ -47,10 +47,12 @@ func TestAVX2CTAssemblyIsConstantTime(t *testing.T) {
 			funcs[name] = append(funcs[name], line)
 		}
 	}
-	for _, bits := range []string{"128", "192", "256"} {
-		for _, dir := range []string{"encrypt", "decrypt"} {
-			if want := dir + "Blocks32AVX2CT" + bits; funcs[want] == nil {
-				t.Errorf("avx2ct_amd64.s has no function %s", want)
+	for _, width := range []string{"64", "32", "8"} {
+		for _, bits := range []string{"128", "192", "256"} {
+			for _, dir := range []string{"encrypt", "decrypt"} {
+				if want := dir + "Blocks" + width + "AVX2CT" + bits; funcs[want] == nil {
+					t.Errorf("avx2ct_amd64.s has no function %s", want)
+				}
 			}
 		}
 	}
