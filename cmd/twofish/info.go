@@ -29,6 +29,7 @@ type infoJSON struct {
 	Implementations []implJSON `json:"implementations"` // in order of preference
 	Selected        string     `json:"selected"`        // the implementation NewCipher selects
 	Reason          string     `json:"reason"`          // and why
+	ConstantTime    bool       `json:"selected_constant_time"`
 }
 
 // implJSON is one implementation in "twofish info -json".
@@ -65,6 +66,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 			info.Implementations = append(info.Implementations, implJSON{im.Name, im.Blocks, im.ConstantTime, im.Supported})
 		}
 		info.Selected, info.Reason = twofish.AutoImplementation()
+		info.ConstantTime = selectedConstantTime()
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(info); err != nil {
@@ -88,7 +90,25 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	fmt.Fprintln(stdout, selected())
+	if selectedConstantTime() {
+		fmt.Fprintln(stdout, "constant time: yes, for bulk, single blocks and every mode (no secret-dependent memory access or branch)")
+	} else {
+		fmt.Fprintln(stdout, "constant time: no, the selected kernels index key-dependent tables; pin a constant-time implementation for that")
+	}
 	return exitOK
+}
+
+// selectedConstantTime reports whether the implementation NewCipher selects
+// is constant-time. Its ladder is then constant-time too: a constant-time
+// kernel never hands blocks to a table kernel (the library's tests check).
+func selectedConstantTime() bool {
+	name, _ := twofish.AutoImplementation()
+	for _, im := range twofish.Implementations() {
+		if im.Name == name {
+			return im.ConstantTime
+		}
+	}
+	return false
 }
 
 // selected says which implementation NewCipher selects in this process, and

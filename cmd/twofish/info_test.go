@@ -48,8 +48,8 @@ func TestInfo(t *testing.T) {
 
 	lines := strings.Split(table, "\n")
 	impls := twofish.Implementations()
-	if len(lines) != len(impls)+2 {
-		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(impls)+2, table)
+	if len(lines) != len(impls)+3 {
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(impls)+3, table)
 	}
 	if got := strings.Fields(lines[0]); strings.Join(got, " ") != "implementation blocks constant-time supported" {
 		t.Errorf("header %q", lines[0])
@@ -61,8 +61,11 @@ func TestInfo(t *testing.T) {
 		}
 	}
 	name, reason := twofish.AutoImplementation()
-	if want := "NewCipher selects " + name + ": " + reason; lines[len(lines)-1] != want {
-		t.Errorf("last line %q, want %q", lines[len(lines)-1], want)
+	if want := "NewCipher selects " + name + ": " + reason; lines[len(lines)-2] != want {
+		t.Errorf("line %q, want %q", lines[len(lines)-2], want)
+	}
+	if want := "constant time: " + yesNo(selectedConstantTime()) + ","; !strings.HasPrefix(lines[len(lines)-1], want) {
+		t.Errorf("last line %q, want it to start %q", lines[len(lines)-1], want)
 	}
 }
 
