@@ -286,6 +286,46 @@ func layer(chs []*chain, t [3]operand.Mem) {
 	}
 }
 
+// firstMix emits the first nibble mix of every chain: a' = a ^ b,
+// β' = mix[a] ^ b.
+func firstMix(ks reg.Register, chs []*chain) {
+	tt := c.YMM()
+	c.VBROADCASTI128(mixTable(ks), tt)
+	for _, ch := range chs {
+		a, b := c.YMM(), c.YMM()
+		c.VPXOR(ch.a, ch.b, a)
+		c.VPSHUFB(ch.a, tt, b)
+		c.VPXOR(ch.b, b, b)
+		ch.a, ch.b = a, b
+	}
+}
+
+// layerSteps appends to steps the nibble layers of byte j's chains for a
+// key of kw words: each q permutation's two layers, with the key folded
+// into the second, up to the last permutation's first layer.
+func layerSteps(steps []func(), ks reg.Register, chs []*chain, kw, j int) []func() {
+	for s := 0; ; s++ {
+		q := lastType[j]
+		if s < kw {
+			q = qType[kw-1-s][j]
+		}
+		// P after the first mix (ror4) or after a second layer (mix4).
+		p := 3
+		if s == 0 {
+			p = 2
+		}
+		steps = append(steps, func() {
+			layer(chs, [3]operand.Mem{firstTable(ks, q, 0), firstTable(ks, q, p), firstTable(ks, q, 1)})
+		})
+		if s == kw {
+			return steps
+		}
+		steps = append(steps, func() {
+			layer(chs, [3]operand.Mem{secondTable(ks, s, j, 0), secondTable(ks, s, j, 1), secondTable(ks, s, j, 2)})
+		})
+	}
+}
+
 // sboxes returns the steps that run the S-box chains of byte j for both g
 // functions of a round, from the slices in in[0..1], and leave their last
 // nibbles in the frame. The two chains share each table load.
@@ -302,37 +342,9 @@ func sboxes(ks reg.Register, f frame, kw, j int, in [2]operand.Mem, mask reg.Vec
 			c.VPAND(hi, mask, hi)
 			chs[g] = &chain{a: hi, b: lo}
 		}
-		// The first mix: a' = a ^ b, β' = mix[a] ^ b.
-		tt := c.YMM()
-		c.VBROADCASTI128(mixTable(ks), tt)
-		for _, ch := range chs {
-			a, b := c.YMM(), c.YMM()
-			c.VPXOR(ch.a, ch.b, a)
-			c.VPSHUFB(ch.a, tt, b)
-			c.VPXOR(ch.b, b, b)
-			ch.a, ch.b = a, b
-		}
+		firstMix(ks, chs)
 	})
-	for s := 0; ; s++ {
-		q := lastType[j]
-		if s < kw {
-			q = qType[kw-1-s][j]
-		}
-		// P after the first mix (ror4) or after a second layer (mix4).
-		p := 3
-		if s == 0 {
-			p = 2
-		}
-		steps = append(steps, func() {
-			layer(chs, [3]operand.Mem{firstTable(ks, q, 0), firstTable(ks, q, p), firstTable(ks, q, 1)})
-		})
-		if s == kw {
-			break
-		}
-		steps = append(steps, func() {
-			layer(chs, [3]operand.Mem{secondTable(ks, s, j, 0), secondTable(ks, s, j, 1), secondTable(ks, s, j, 2)})
-		})
-	}
+	steps = layerSteps(steps, ks, chs, kw, j)
 	steps = append(steps, func() {
 		for g, ch := range chs {
 			c.VMOVDQU(ch.a, f.nibble(g, j, 0))
@@ -614,35 +626,9 @@ func psHByte(ks reg.Register, f frame, kw, j int) []func() {
 			c.VPAND(consts.Offset(maskOffset), hi, hi)
 			chs[g] = &chain{a: hi, b: lo}
 		}
-		tt := c.YMM()
-		c.VBROADCASTI128(mixTable(ks), tt)
-		for _, ch := range chs {
-			a, b := c.YMM(), c.YMM()
-			c.VPXOR(ch.a, ch.b, a)
-			c.VPSHUFB(ch.a, tt, b)
-			c.VPXOR(ch.b, b, b)
-			ch.a, ch.b = a, b
-		}
+		firstMix(ks, chs)
 	}}
-	for s := 0; ; s++ {
-		q := lastType[j]
-		if s < kw {
-			q = qType[kw-1-s][j]
-		}
-		p := 3
-		if s == 0 {
-			p = 2
-		}
-		steps = append(steps, func() {
-			layer(chs, [3]operand.Mem{firstTable(ks, q, 0), firstTable(ks, q, p), firstTable(ks, q, 1)})
-		})
-		if s == kw {
-			break
-		}
-		steps = append(steps, func() {
-			layer(chs, [3]operand.Mem{secondTable(ks, s, j, 0), secondTable(ks, s, j, 1), secondTable(ks, s, j, 2)})
-		})
-	}
+	steps = layerSteps(steps, ks, chs, kw, j)
 	steps = append(steps, func() {
 		for p := range 3 {
 			var rows []int
