@@ -48,63 +48,38 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"os"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
-	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/twofish-go/twofish/_asm/internal/asmgen"
 )
 
 var c = build.NewContext()
 
 func main() {
-	// avo's build package registers its flags on flag.CommandLine; use a
-	// set of our own to reach its configuration.
-	fs := flag.NewFlagSet("avx2", flag.ExitOnError)
-	flags := build.NewFlags(fs)
-	fs.Parse(os.Args[1:])
-
-	// The stubs are in kernels_avx2_amd64.go; load the package as amd64
-	// whatever the host, since go generate passes its own GOARCH.
-	os.Setenv("GOARCH", "amd64")
-	c.Package("github.com/twofish-go/twofish")
-	c.ConstraintExpr("gc,!purego")
-
-	for _, v := range []variant{vpgather, gather} {
-		for _, dec := range []bool{false, true} {
-			kernel(v, dec)
+	asmgen.Main(c, "avx2", func() {
+		for _, v := range []variant{vpgather, gather} {
+			for _, dec := range []bool{false, true} {
+				kernel(v, dec)
+			}
 		}
-	}
-
-	cfg := flags.Config()
-	// Check the allocation before anything is printed.
-	passes := []pass.Interface{cfg.Passes[0], pass.Func(refuse)}
-	cfg.Passes = append(passes, cfg.Passes[1:]...)
-	os.Exit(build.Main(cfg, c))
+	}, refuseEVEX)
 }
 
-// refuse panics if any instruction names BP (in any width) or the hardware
-// SP, which the kernels must leave to the frame-pointer convention, or a
-// vector register above X15, which VEX instructions cannot encode.
-func refuse(f *ir.File) error {
+// refuseEVEX panics if any instruction names a vector register above X15,
+// which VEX instructions cannot encode (asmgen.RefuseBP has refused BP and
+// SP already).
+func refuseEVEX(f *ir.File) error {
 	for _, fn := range f.Functions() {
 		for _, inst := range fn.Instructions() {
 			for _, op := range inst.Operands {
 				for _, r := range operand.Registers(op) {
-					p := reg.ToPhysical(r)
-					if p == nil {
-						panic(fmt.Sprintf("%s: %s has an unallocated register", fn.Name, inst.Opcode))
-					}
-					if p.Info()&(reg.BasePointer|reg.Restricted) != 0 {
-						panic(fmt.Sprintf("%s: %s uses %s; the kernels must not touch BP or SP",
-							fn.Name, inst.Opcode, p.Asm()))
-					}
-					if p.Kind() == reg.KindVector && p.PhysicalIndex() >= 16 {
+					if p := reg.ToPhysical(r); p.Kind() == reg.KindVector && p.PhysicalIndex() >= 16 {
 						panic(fmt.Sprintf("%s: %s uses %s, which needs EVEX", fn.Name, inst.Opcode, p.Asm()))
 					}
 				}

@@ -38,67 +38,28 @@
 // No memory address depends on data or key, and the only branches are on
 // the count: the code is constant-time.
 //
-// The generator refuses BP and SP, as _asm/scalar does: the functions keep
+// The generator refuses BP and SP (asmgen.RefuseBP): the functions keep
 // the frame-pointer convention.
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
-	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
-	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/twofish-go/twofish/_asm/internal/asmgen"
 )
 
 var c = build.NewContext()
 
 func main() {
-	fs := flag.NewFlagSet("ghash", flag.ExitOnError)
-	flags := build.NewFlags(fs)
-	fs.Parse(os.Args[1:])
-
-	// The stubs are in ghash_amd64.go; load the package as amd64 whatever
-	// the host.
-	os.Setenv("GOARCH", "amd64")
-	c.Package("github.com/twofish-go/twofish")
-	c.ConstraintExpr("gc,!purego")
-
-	constants()
-	function("ghashBlocksCLMUL", sse, 8)
-	function("ghashBlocksAVX2", avx2, 16)
-	function("ghashBlocksAVX512", avx512, 16)
-
-	cfg := flags.Config()
-	passes := []pass.Interface{cfg.Passes[0], pass.Func(refuseBP)}
-	cfg.Passes = append(passes, cfg.Passes[1:]...)
-	os.Exit(build.Main(cfg, c))
-}
-
-// refuseBP panics if any instruction names BP (in any width) or the
-// hardware SP.
-func refuseBP(f *ir.File) error {
-	for _, fn := range f.Functions() {
-		for _, inst := range fn.Instructions() {
-			for _, op := range inst.Operands {
-				for _, r := range operand.Registers(op) {
-					p := reg.ToPhysical(r)
-					if p == nil {
-						panic(fmt.Sprintf("%s: %s has an unallocated register", fn.Name, inst.Opcode))
-					}
-					if p.Info()&(reg.BasePointer|reg.Restricted) != 0 {
-						panic(fmt.Sprintf("%s: %s uses %s; the functions must not touch BP or SP",
-							fn.Name, inst.Opcode, p.Asm()))
-					}
-				}
-			}
-		}
-	}
-	return nil
+	asmgen.Main(c, "ghash", func() {
+		constants()
+		function("ghashBlocksCLMUL", sse, 8)
+		function("ghashBlocksAVX2", avx2, 16)
+		function("ghashBlocksAVX512", avx512, 16)
+	})
 }
 
 // Constants in memory.

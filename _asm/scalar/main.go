@@ -17,67 +17,26 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"os"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
-	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
-	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/twofish-go/twofish/_asm/internal/asmgen"
 )
 
 var c = build.NewContext()
 
 func main() {
-	// avo's build package registers its flags on flag.CommandLine; use a
-	// set of our own to reach its configuration.
-	fs := flag.NewFlagSet("scalar", flag.ExitOnError)
-	flags := build.NewFlags(fs)
-	fs.Parse(os.Args[1:])
-
-	// The stubs are in kernels_amd64.go; load the package as amd64 whatever
-	// the host, since go generate passes its own GOARCH.
-	os.Setenv("GOARCH", "amd64")
-	c.Package("github.com/twofish-go/twofish")
-	c.ConstraintExpr("gc,!purego")
-
-	for _, lanes := range []int{1, 3} {
-		for _, dec := range []bool{false, true} {
-			kernel(lanes, dec)
-		}
-	}
-
-	cfg := flags.Config()
-	// Check the allocation before anything is printed.
-	passes := []pass.Interface{cfg.Passes[0], pass.Func(refuseBP)}
-	cfg.Passes = append(passes, cfg.Passes[1:]...)
-	os.Exit(build.Main(cfg, c))
-}
-
-// refuseBP panics if any instruction of any kernel names BP (in any width)
-// or the hardware SP: the kernels must keep the frame-pointer convention and
-// never realign or otherwise move the stack pointer.
-func refuseBP(f *ir.File) error {
-	for _, fn := range f.Functions() {
-		for _, inst := range fn.Instructions() {
-			for _, op := range inst.Operands {
-				for _, r := range operand.Registers(op) {
-					p := reg.ToPhysical(r)
-					if p == nil {
-						panic(fmt.Sprintf("%s: %s has an unallocated register", fn.Name, inst.Opcode))
-					}
-					if p.Info()&(reg.BasePointer|reg.Restricted) != 0 {
-						panic(fmt.Sprintf("%s: %s uses %s; the kernels must not touch BP or SP",
-							fn.Name, inst.Opcode, p.Asm()))
-					}
-				}
+	asmgen.Main(c, "scalar", func() {
+		for _, lanes := range []int{1, 3} {
+			for _, dec := range []bool{false, true} {
+				kernel(lanes, dec)
 			}
 		}
-	}
-	return nil
+	})
 }
 
 // Offsets into the schedule.
