@@ -47,27 +47,47 @@ func h(x uint32, l []uint32) uint32 {
 
 // expand computes the schedule of a 16, 24 or 32-byte key (section 4.3).
 func (ks *schedule) expand(key []byte) {
-	k := len(key) / 8
-	var me, mo, sv [4]uint32
-	for i := range k {
-		me[i] = binary.LittleEndian.Uint32(key[8*i:])
-		mo[i] = binary.LittleEndian.Uint32(key[8*i+4:])
-		// The S vector is used in reverse order: L[0] = S_{k-1}.
-		sv[k-1-i] = rsMultiply((*[8]byte)(key[8*i:]))
-	}
-
-	const rho = 0x01010101
-	for i := range uint32(20) {
-		a := h(2*i*rho, me[:k])
-		b := rotl(h((2*i+1)*rho, mo[:k]), 8)
-		ks.k[2*i] = a + b
-		ks.k[2*i+1] = rotl(a+2*b, 9)
-	}
-
+	w := splitKey(key)
+	ks.setSubkeys(
+		func(x uint32) uint32 { return h(x, w.me[:w.k]) },
+		func(x uint32) uint32 { return h(x, w.mo[:w.k]) })
 	for j := range 4 {
 		for x := range 256 {
-			ks.s[j][x] = mdsq[j][hByte(j, byte(x), sv[:k])]
+			ks.s[j][x] = mdsq[j][hByte(j, byte(x), w.sv[:w.k])]
 		}
+	}
+}
+
+// keyWords are the words of a key that section 4.3 derives everything
+// from: the even words Me, the odd words Mo and the S vector, each k long.
+type keyWords struct {
+	me, mo, sv [4]uint32
+	k          int // the key's length in 64-bit words: 2, 3 or 4
+}
+
+// splitKey returns the words of a 16, 24 or 32-byte key. The S vector is
+// in the order the h function uses it: L[0] = S_{k-1}. It takes the same
+// time for every key.
+func splitKey(key []byte) keyWords {
+	w := keyWords{k: len(key) / 8}
+	for i := range w.k {
+		w.me[i] = binary.LittleEndian.Uint32(key[8*i:])
+		w.mo[i] = binary.LittleEndian.Uint32(key[8*i+4:])
+		w.sv[w.k-1-i] = rsMultiply((*[8]byte)(key[8*i:]))
+	}
+	return w
+}
+
+// setSubkeys sets the 40 subkeys from hMe(x) = h(x, Me) and hMo(x) =
+// h(x, Mo): A_i = hMe(2iρ), B_i = rol(hMo((2i+1)ρ), 8), K_2i = A_i + B_i,
+// K_2i+1 = rol(A_i + 2B_i, 9).
+func (ks *schedule) setSubkeys(hMe, hMo func(x uint32) uint32) {
+	const rho = 0x01010101
+	for i := range uint32(20) {
+		a := hMe(2 * i * rho)
+		b := rotl(hMo((2*i+1)*rho), 8)
+		ks.k[2*i] = a + b
+		ks.k[2*i+1] = rotl(a+2*b, 9)
 	}
 }
 

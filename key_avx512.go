@@ -1,7 +1,5 @@
 package twofish
 
-import "encoding/binary"
-
 // A key schedule without secret-indexed memory accesses, for the byte-sliced
 // kernels (avx512-vbmi): the 40 subkeys, and the four key-dependent S-boxes
 // as bytes instead of the table kernels' 4 KiB of MDS·S-box words.
@@ -95,24 +93,16 @@ func mdsMultiplyCT(y uint32) uint32 {
 // s[0]. The rest of ks.s is left zero. No memory address and no branch
 // depends on the key.
 func (ks *schedule) expandSliced(key []byte) {
-	k := len(key) / 8
-	var me, mo, sv [4]uint32
-	for i := range k {
-		me[i] = binary.LittleEndian.Uint32(key[8*i:])
-		mo[i] = binary.LittleEndian.Uint32(key[8*i+4:])
-		sv[k-1-i] = rsMultiply((*[8]byte)(key[8*i:]))
-	}
+	w := splitKey(key)
+	k, sv := w.k, w.sv
 
 	// The subkeys: h(2i·ρ, Me) and h((2i+1)·ρ, Mo), read from the tables
-	// at the public indexes 2i and 2i+1.
+	// at the public indexes 2i and 2i+1 (x = nρ has every byte n).
 	var t [256]uint64
-	hTables(&t, me[:k], mo[:k])
-	for i := range 20 {
-		a := mdsMultiplyCT(uint32(t[2*i]))
-		b := rotl(mdsMultiplyCT(uint32(t[2*i+1]>>32)), 8)
-		ks.k[2*i] = a + b
-		ks.k[2*i+1] = rotl(a+2*b, 9)
-	}
+	hTables(&t, w.me[:k], w.mo[:k])
+	ks.setSubkeys(
+		func(x uint32) uint32 { return mdsMultiplyCT(uint32(t[byte(x)])) },
+		func(x uint32) uint32 { return mdsMultiplyCT(uint32(t[byte(x)] >> 32)) })
 
 	// The S-boxes: lane j of the table with the S vector.
 	s := &t

@@ -1,7 +1,5 @@
 package twofish
 
-import "encoding/binary"
-
 // The constant-time key schedule: the same subkeys as expand, computed
 // without indexing any table with key bytes, and the key material of the
 // constant-time kernels (generic-ct, avx2-ct), which never index a table
@@ -190,22 +188,12 @@ func pack16(t *[16]byte) uint64 {
 // secret-dependent memory accesses or branches. It leaves ks.s, the
 // table kernels' S-boxes, zero.
 func (ks *schedule) expandCT(key []byte) {
-	k := len(key) / 8
-	var me, mo, sv [4]uint32
-	for i := range k {
-		me[i] = binary.LittleEndian.Uint32(key[8*i:])
-		mo[i] = binary.LittleEndian.Uint32(key[8*i+4:])
-		sv[k-1-i] = rsMultiply((*[8]byte)(key[8*i:]))
-	}
-	const rho = 0x01010101
-	for i := range uint32(20) {
-		a := hCT(2*i*rho, me[:k])
-		b := rotl(hCT((2*i+1)*rho, mo[:k]), 8)
-		ks.k[2*i] = a + b
-		ks.k[2*i+1] = rotl(a+2*b, 9)
-	}
+	w := splitKey(key)
+	ks.setSubkeys(
+		func(x uint32) uint32 { return hCT(x, w.me[:w.k]) },
+		func(x uint32) uint32 { return hCT(x, w.mo[:w.k]) })
 	ct := &ks.ct
-	ct.sv, ct.kw = sv, k
+	ct.sv, ct.kw = w.sv, w.k
 	ct.buildTables()
 }
 
