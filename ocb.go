@@ -221,101 +221,77 @@ const (
 	ocbSumDst
 )
 
-// ocbChunk is what whiten leaves for unwhiten: each group's base offset,
-// and its number if it is whole (0 if not).
-type ocbChunk struct {
+// ocbOffsets is what ocbMask reads for a batch, and what whiten leaves
+// for unwhitening: each group's base offset (the offset of the block
+// before it), and what the last block of a whole group XORs in besides
+// t[63] (see ocb.t; zero in an odd-numbered group).
+type ocbOffsets struct {
 	base [ocbBatch / (ocbGroup * BlockSize)][BlockSize]byte
-	g    [ocbBatch / (ocbGroup * BlockSize)]uint64
+	fix  [ocbBatch / (ocbGroup * BlockSize)][BlockSize]byte
 }
 
 // whiten applies the offsets of the blocks of src (at most ocbBatch bytes,
 // starting with a group) and writes them to dst, per op, starting from the
 // offset *off of the block before them, and advances *off and the count
-// *g of whole groups.
-func (o *ocb) whiten(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, op int, ch *ocbChunk) {
+// *g of whole groups. It leaves the batch's offsets in offs, for the
+// ocbMask call that unwhitens the blocks after the block cipher.
+func (o *ocb) whiten(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, op int, offs *ocbOffsets) {
+	// Words in locals: Go would otherwise move the blocks through memory
+	// in halves of different widths, which the CPU cannot forward.
+	le := binary.LittleEndian
+	o0, o1 := off[0], off[1]
 	for j := 0; j < len(src); j += ocbGroup * BlockSize {
 		i := j / (ocbGroup * BlockSize)
-		m := min(len(src)-j, ocbGroup*BlockSize)
-		off.put(ch.base[i][:])
-		ch.g[i] = 0
-		if m == ocbGroup*BlockSize {
+		le.PutUint64(offs.base[i][:], o0)
+		le.PutUint64(offs.base[i][8:], o1)
+		n := min(len(src)-j, ocbGroup*BlockSize) / BlockSize
+		t := &o.t[n-1]
+		o0 ^= le.Uint64(t[:])
+		o1 ^= le.Uint64(t[8:])
+		if n == ocbGroup {
 			*g++
-			ch.g[i] = *g
+			fix := o.groupFix(*g)
+			le.PutUint64(offs.fix[i][:], fix[0])
+			le.PutUint64(offs.fix[i][8:], fix[1])
+			o0 ^= fix[0]
+			o1 ^= fix[1]
 		}
-		last := o.maskGroup(dst[j:j+m], src[j:j+m], &ch.base[i], sum, op, ch.g[i])
-		off.xor(last)
 	}
-}
-
-// unwhiten applies the offsets that whiten applied again, from src to
-// dst, per op (ocbWhiten or ocbSumDst).
-func (o *ocb) unwhiten(dst, src []byte, sum *[BlockSize]byte, op int, ch *ocbChunk) {
-	for j := 0; j < len(src); j += ocbGroup * BlockSize {
-		i := j / (ocbGroup * BlockSize)
-		m := min(len(src)-j, ocbGroup*BlockSize)
-		o.maskGroup(dst[j:j+m], src[j:j+m], &ch.base[i], sum, op, ch.g[i])
-	}
-}
-
-// maskGroup applies the offsets of one group, whole with number g or
-// partial with g = 0, to the blocks of src into dst, per op, and returns
-// the offset of its last block less the base. In an even-numbered group
-// the last block's offset differs from the table's, and it is done here
-// from src (not patched in dst afterwards, which would wait for the
-// assembly's wide stores to reach memory).
-func (o *ocb) maskGroup(dst, src []byte, base, sum *[BlockSize]byte, op int, g uint64) ocbBlock {
-	n := len(src) / BlockSize
-	last := loadOCB(o.t[n-1][:])
-	if g == 0 || g%2 == 1 {
-		ocbMask(dst, src, &o.t, base, sum, op)
-		return last
-	}
-	ocbMask(dst[:len(src)-BlockSize], src[:len(src)-BlockSize], &o.t, base, sum, op)
-	last.xor(o.groupFix(g))
-	x := loadOCB(src[len(src)-BlockSize:])
-	s := loadOCB(sum[:])
-	if op == ocbSumSrc {
-		s.xor(x)
-	}
-	x.xor(last)
-	x.xor(loadOCB(base[:]))
-	if op == ocbSumDst {
-		s.xor(x)
-	}
-	x.put(dst[len(src)-BlockSize:])
-	s.put(sum[:])
-	return last
+	off[0], off[1] = o0, o1
+	ocbMask(dst, src, &o.t, offs, sum, op)
 }
 
 // groupFix is what the last block of group number g (from 1) needs XORed
 // in besides t[63]: l[6] ^ l[ntz(64g)], zero for odd g.
 func (o *ocb) groupFix(g uint64) ocbBlock {
-	fix := o.l[6]
-	fix.xor(o.l[(6+bits.TrailingZeros64(g))&63])
-	return fix
+	a, b := &o.l[6], &o.l[(6+bits.TrailingZeros64(g))&63]
+	return ocbBlock{a[0] ^ b[0], a[1] ^ b[1]}
 }
 
 // ocbMaskGeneric is ocbMask in Go.
-func ocbMaskGeneric(dst, src []byte, t *[ocbGroup][BlockSize]byte, base, sum *[BlockSize]byte, op int) {
+func ocbMaskGeneric(dst, src []byte, t *[ocbGroup][BlockSize]byte, offs *ocbOffsets, sum *[BlockSize]byte, op int) {
 	le := binary.LittleEndian
-	b0, b1 := le.Uint64(base[:]), le.Uint64(base[8:])
 	s0, s1 := le.Uint64(sum[:]), le.Uint64(sum[8:])
-	for k := 0; k+BlockSize <= len(src) && k < len(t)*BlockSize; k += BlockSize {
-		x0, x1 := le.Uint64(src[k:]), le.Uint64(src[k+8:])
+	n := min(len(src), ocbBatch) / BlockSize
+	for b := range n {
+		g, k := b/ocbGroup, b%ocbGroup
+		x0, x1 := le.Uint64(src[16*b:]), le.Uint64(src[16*b+8:])
 		if op == ocbSumSrc {
 			s0 ^= x0
 			s1 ^= x1
 		}
-		tk := &t[k/BlockSize]
-		x0 ^= b0 ^ le.Uint64(tk[:8])
-		x1 ^= b1 ^ le.Uint64(tk[8:])
+		x0 ^= le.Uint64(offs.base[g][:]) ^ le.Uint64(t[k][:])
+		x1 ^= le.Uint64(offs.base[g][8:]) ^ le.Uint64(t[k][8:])
+		if k == ocbGroup-1 {
+			x0 ^= le.Uint64(offs.fix[g][:])
+			x1 ^= le.Uint64(offs.fix[g][8:])
+		}
 		if op == ocbSumDst {
 			s0 ^= x0
 			s1 ^= x1
 		}
-		d := (*[BlockSize]byte)(dst[k : k+BlockSize])
-		le.PutUint64(d[:8], x0)
-		le.PutUint64(d[8:], x1)
+		le.PutUint64(dst[16*b:], x0)
+		le.PutUint64(dst[16*b+8:], x1)
 	}
 	le.PutUint64(sum[:], s0)
 	le.PutUint64(sum[8:], s1)
@@ -342,7 +318,7 @@ func checksum(sum *ocbBlock, b []byte) {
 // (RFC 7253, section 4.2). The blocks are whitened in place in dst.
 func (o *ocb) seal(dst, src, nonce, ad []byte) (tag [BlockSize]byte) {
 	var sum [BlockSize]byte
-	var ch ocbChunk
+	var offs ocbOffsets
 	var g uint64
 	off := o.initialOffset(nonce)
 	whole := len(src) &^ (BlockSize - 1)
@@ -351,9 +327,9 @@ func (o *ocb) seal(dst, src, nonce, ad []byte) (tag [BlockSize]byte) {
 		d := dst[k : k+n]
 		// The checksum reads the plaintext before d overwrites it in
 		// place.
-		o.whiten(d, src[k:k+n], &off, &g, &sum, ocbSumSrc, &ch)
+		o.whiten(d, src[k:k+n], &off, &g, &sum, ocbSumSrc, &offs)
 		o.b.encryptBlocks(d, d)
-		o.unwhiten(d, d, &sum, ocbWhiten, &ch)
+		ocbMask(d, d, &o.t, &offs, &sum, ocbWhiten)
 	}
 	// The partial block's pad and the tag, in one call.
 	var last [2 * BlockSize]byte
@@ -385,7 +361,7 @@ func (o *ocb) seal(dst, src, nonce, ad []byte) (tag [BlockSize]byte) {
 // right (RFC 7253, section 4.3). The blocks are whitened in place in dst.
 func (o *ocb) open(dst, src, nonce, ad, tag []byte) bool {
 	var sum [BlockSize]byte
-	var ch ocbChunk
+	var offs ocbOffsets
 	var g uint64
 	off := o.initialOffset(nonce)
 	whole := len(src) &^ (BlockSize - 1)
@@ -404,9 +380,9 @@ func (o *ocb) open(dst, src, nonce, ad, tag []byte) bool {
 	for k := 0; k < whole; k += ocbBatch {
 		n := min(whole-k, ocbBatch)
 		d := dst[k : k+n]
-		o.whiten(d, src[k:k+n], &off, &g, &sum, ocbWhiten, &ch)
+		o.whiten(d, src[k:k+n], &off, &g, &sum, ocbWhiten, &offs)
 		o.b.decryptBlocks(d, d)
-		o.unwhiten(d, d, &sum, ocbSumDst, &ch)
+		ocbMask(d, d, &o.t, &offs, &sum, ocbSumDst)
 	}
 	if r > 0 {
 		off.xor(o.lStar)
@@ -447,13 +423,13 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	}
 	var buf [ocbHashBatch + 2*BlockSize]byte
 	var s, off ocbBlock
-	var ch ocbChunk
+	var offs ocbOffsets
 	var g uint64
 	var unused [BlockSize]byte
 	whole := len(ad) &^ (BlockSize - 1)
 	for k := 0; ; k += ocbHashBatch {
 		n := min(whole-k, ocbHashBatch)
-		o.whiten(buf[:n], ad[k:k+n], &off, &g, &unused, ocbWhiten, &ch)
+		o.whiten(buf[:n], ad[k:k+n], &off, &g, &unused, ocbWhiten, &offs)
 		if k+n < whole {
 			o.b.encryptBlocks(buf[:n], buf[:n])
 			checksum(&s, buf[:n])

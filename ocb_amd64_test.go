@@ -9,7 +9,7 @@ import (
 )
 
 // TestOCBMaskAssembly compares each ocbMask function this CPU runs with
-// ocbMaskGeneric: every block count of a group, every op, in place and
+// ocbMaskGeneric: every block count of a batch, every op, in place and
 // not, unaligned.
 func TestOCBMaskAssembly(t *testing.T) {
 	saved := ocbMaskImpl
@@ -29,21 +29,25 @@ func TestOCBMaskAssembly(t *testing.T) {
 				copy(table[k][:], randBytes(r, BlockSize))
 			}
 			for op := range 3 {
-				for n := 0; n <= ocbGroup; n++ {
+				for n := 0; n <= ocbBatch/BlockSize; n++ {
 					for _, inPlace := range []bool{false, true} {
-						var base, sum0 [BlockSize]byte
-						copy(base[:], randBytes(r, BlockSize))
+						var offs ocbOffsets
+						for g := range offs.base {
+							copy(offs.base[g][:], randBytes(r, BlockSize))
+							copy(offs.fix[g][:], randBytes(r, BlockSize))
+						}
+						var sum0 [BlockSize]byte
 						copy(sum0[:], randBytes(r, BlockSize))
 						src := randBytes(r, n*BlockSize+1)[1:]
 						want, wantSum := make([]byte, len(src)), sum0
-						ocbMaskGeneric(want, src, &table, &base, &wantSum, op)
+						ocbMaskGeneric(want, src, &table, &offs, &wantSum, op)
 						got, gotSum := make([]byte, len(src)+1)[1:], sum0
 						if inPlace {
 							got = bytes.Clone(src)
 							src = got
 						}
 						ocbMaskImpl = impl.n
-						ocbMask(got, src, &table, &base, &gotSum, op)
+						ocbMask(got, src, &table, &offs, &gotSum, op)
 						ocbMaskImpl = saved
 						what := fmt.Sprintf("op %d, %d blocks, in place %v", op, n, inPlace)
 						if !bytes.Equal(got, want) {

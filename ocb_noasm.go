@@ -2,8 +2,8 @@
 
 package twofish
 
-// ocbMask applies a group's offsets to the blocks of src, writing dst, per
+// ocbMask applies a batch's offsets to the blocks of src, writing dst, per
 // op (see ocb.go).
-func ocbMask(dst, src []byte, t *[ocbGroup][BlockSize]byte, base, sum *[BlockSize]byte, op int) {
-	ocbMaskGeneric(dst, src, t, base, sum, op)
+func ocbMask(dst, src []byte, t *[ocbGroup][BlockSize]byte, offs *ocbOffsets, sum *[BlockSize]byte, op int) {
+	ocbMaskGeneric(dst, src, t, offs, sum, op)
 }
