@@ -42,6 +42,11 @@ var (
 	// rotCount[key] are VPROLVD/VPRORVD counts: c at word w of each lane,
 	// 0 elsewhere; key is 16*w + c.
 	rotCount = map[int]operand.Mem{}
+	// nextIdx[key] are the VPROLVD counts that take a half-round's passive
+	// pair, updated but for its last rotation right, to the next
+	// half-round's g function input (see kern4.halfRound); key is 2*p +
+	// dec for the next active pair at words p, p+1.
+	nextIdx = map[int]operand.Mem{}
 )
 
 func smallConstants() {
@@ -53,7 +58,25 @@ func smallConstants() {
 			return 0
 		})
 	}
-	for _, wn := range [][2]int{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {1, 8}, {3, 8}} {
+	for _, p := range []int{0, 2} {
+		for dec := range 2 {
+			// Encryption rotates word p right by 1 (left by 31), then
+			// word p+1 left by 8 for the g function; decryption rotates
+			// word p+1 right by 1 and then left by 8.
+			var n [4]int
+			n[p], n[p+1] = 31, 8
+			if dec == 1 {
+				n[p], n[p+1] = 0, 7
+			}
+			nextIdx[2*p+dec] = table(fmt.Sprintf("nextIdx%d%s", p, []string{"Enc", "Dec"}[dec]), func(i int) byte {
+				if i&3 == 0 {
+					return byte(n[i&15/4])
+				}
+				return 0
+			})
+		}
+	}
+	for _, wn := range [][2]int{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {1, 8}} {
 		w, n := wn[0], wn[1]
 		rotCount[16*w+n] = table(fmt.Sprintf("rot%dWord%d", n, w), func(i int) byte {
 			if i&15 == 4*w {
@@ -144,14 +167,18 @@ func kernel4(dec bool) {
 		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*8}, kp)
 		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*40}, end)
 	}
+	// The first g function's input: x at word 0, rol(y, 8) at word 1.
+	idx := c.ZMM()
+	c.VPROLVD(rotCount[16*1+8], s, idx)
 	c.Label("rounds")
 	k0, k1 := 0, 2
 	if dec {
 		k0, k1 = 2, 0
 	}
-	s1 := k.halfRound(s, 0, kp, k0)
-	s2 := k.halfRound(s1, 2, kp, k1)
+	s1, idx1 := k.halfRound(s, idx, 0, kp, k0)
+	s2, idx2 := k.halfRound(s1, idx1, 2, kp, k1)
 	c.VMOVDQA64(s2, s)
+	c.VMOVDQA64(idx2, idx)
 	c.ADDQ(operand.I8(int8(step)), kp)
 	c.CMPQ(kp, end)
 	c.JNE(operand.LabelRef("rounds"))
@@ -172,12 +199,11 @@ func kernel4(dec bool) {
 }
 
 // halfRound returns the state s after one Feistel round with the active
-// pair at words p, p+1 of each lane and the subkeys kp[kw], kp[kw+1].
-func (k *kern4) halfRound(s zmm, p int, kp reg.Register, kw int) zmm {
+// pair at words p, p+1 of each lane and the subkeys kp[kw], kp[kw+1], and
+// the next half-round's g function input. idx is this one's: x at word p,
+// rol(y, 8) at word p+1.
+func (k *kern4) halfRound(s, idx zmm, p int, kp reg.Register, kw int) (zmm, zmm) {
 	q := 2 - p
-	// The g functions' input: x at word p, rol(y, 8) at word p+1.
-	idx := c.ZMM()
-	c.VPROLVD(rotCount[16*(p+1)+8], s, idx)
 
 	// S-box j at byte positions ≡ j mod 4.
 	m := c.K()
@@ -231,11 +257,13 @@ func (k *kern4) halfRound(s zmm, p int, kp reg.Register, kw int) zmm {
 	t0s, t1s := c.ZMM(), c.ZMM()
 	c.VPSHUFD(operand.U8(shuf(p, q)), g, t0s)
 	c.VPSHUFD(operand.U8(shuf(p+1, q)), g, t1s)
-	f := c.ZMM()
-	c.VPADDD(t1s, t0s, f)
-	c.VPADDD(t1s, f, k.hi[p], f)
+	// The subkeys take in the second t1 while t0+t1 is summed: two
+	// additions after the shuffles, not three.
 	kv := c.ZMM()
 	c.VPBROADCASTQ(operand.Mem{Base: kp, Disp: 4 * kw}, kv)
+	c.VPADDD(t1s, kv, k.hi[p], kv)
+	f := c.ZMM()
+	c.VPADDD(t1s, t0s, f)
 	c.VPADDD(kv, f, f)
 
 	// The passive pair: encryption p0 = ror(p0 ^ f0, 1), p1 = rol(p1, 1) ^
@@ -245,12 +273,19 @@ func (k *kern4) halfRound(s zmm, p int, kp reg.Register, kw int) zmm {
 	if k.dec {
 		rolWord, rorWord = q, q+1
 	}
+	// The next g function's input comes from u in one rotation, beside
+	// the state's.
 	u := c.ZMM()
 	c.VPROLVD(rotCount[16*rolWord+1], s, u)
 	c.VPXORD(f, u, k.pas[p], u)
-	out := c.ZMM()
+	out, next := c.ZMM(), c.ZMM()
 	c.VPRORVD(rotCount[16*rorWord+1], u, out)
-	return out
+	dec := 0
+	if k.dec {
+		dec = 1
+	}
+	c.VPROLVD(nextIdx[2*q+dec], u, next)
+	return out, next
 }
 
 // shuf is the VPSHUFD immediate that copies word from to words to and to+1
