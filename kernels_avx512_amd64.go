@@ -55,14 +55,19 @@ const smallTail = 4
 // of 4 padded, and otherwise are padded into one group of 64; so the
 // kernels' code and timing are the same for every block, and no block
 // reaches a kernel that looks tables up.
-func encrypt64AVX512(ks *schedule, dst, src []byte) {
+func encrypt64AVX512(ks *schedule, dst, src []byte) { crypt64AVX512(ks, dst, src, false) }
+
+// decrypt64AVX512 is the inverse of encrypt64AVX512.
+func decrypt64AVX512(ks *schedule, dst, src []byte) { crypt64AVX512(ks, dst, src, true) }
+
+func crypt64AVX512(ks *schedule, dst, src []byte, dec bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
 	}
 	_ = dst[n*BlockSize-1]
 	if g := n / 64; g > 0 {
-		encryptBlocks64AVX512(ks, &dst[0], &src[0], g)
+		runAVX512(ks, &dst[0], &src[0], g, 64, dec)
 	}
 	r := n % 64
 	if r == 0 {
@@ -72,52 +77,34 @@ func encrypt64AVX512(ks *schedule, dst, src []byte) {
 	if r > smallTail {
 		var buf [64 * BlockSize]byte
 		copy(buf[:], src[i:n*BlockSize])
-		encryptBlocks64AVX512(ks, &buf[0], &buf[0], 1)
+		runAVX512(ks, &buf[0], &buf[0], 1, 64, dec)
 		copy(dst[i:n*BlockSize], buf[:])
 		return
 	}
 	if q := r / 4; q > 0 {
-		encryptBlocks4AVX512(ks, &dst[i], &src[i], q)
+		runAVX512(ks, &dst[i], &src[i], q, 4, dec)
 		i += 4 * q * BlockSize
 	}
 	if i < n*BlockSize {
 		var buf [4 * BlockSize]byte
 		copy(buf[:], src[i:n*BlockSize])
-		encryptBlocks4AVX512(ks, &buf[0], &buf[0], 1)
+		runAVX512(ks, &buf[0], &buf[0], 1, 4, dec)
 		copy(dst[i:n*BlockSize], buf[:])
 	}
 }
 
-// decrypt64AVX512 is the inverse of encrypt64AVX512.
-func decrypt64AVX512(ks *schedule, dst, src []byte) {
-	n := len(src) / BlockSize
-	if n == 0 {
-		return
-	}
-	_ = dst[n*BlockSize-1]
-	if g := n / 64; g > 0 {
-		decryptBlocks64AVX512(ks, &dst[0], &src[0], g)
-	}
-	r := n % 64
-	if r == 0 {
-		return
-	}
-	i := (n - r) * BlockSize
-	if r > smallTail {
-		var buf [64 * BlockSize]byte
-		copy(buf[:], src[i:n*BlockSize])
-		decryptBlocks64AVX512(ks, &buf[0], &buf[0], 1)
-		copy(dst[i:n*BlockSize], buf[:])
-		return
-	}
-	if q := r / 4; q > 0 {
-		decryptBlocks4AVX512(ks, &dst[i], &src[i], q)
-		i += 4 * q * BlockSize
-	}
-	if i < n*BlockSize {
-		var buf [4 * BlockSize]byte
-		copy(buf[:], src[i:n*BlockSize])
-		decryptBlocks4AVX512(ks, &buf[0], &buf[0], 1)
-		copy(dst[i:n*BlockSize], buf[:])
+// runAVX512 runs the kernel of the width (4 or 64 blocks) and direction on
+// g groups. It calls them directly, not through function values, so that
+// the buffers of its callers do not escape.
+func runAVX512(ks *schedule, dst, src *byte, g, width int, dec bool) {
+	switch {
+	case width == 64 && !dec:
+		encryptBlocks64AVX512(ks, dst, src, g)
+	case width == 64:
+		decryptBlocks64AVX512(ks, dst, src, g)
+	case !dec:
+		encryptBlocks4AVX512(ks, dst, src, g)
+	default:
+		decryptBlocks4AVX512(ks, dst, src, g)
 	}
 }
