@@ -37,7 +37,7 @@ func newAEADBlock(b cipher.Block) (aeadBlock, bool) {
 // encryptBlock encrypts the first block of src into dst.
 func (a *aeadBlock) encryptBlock(dst, src []byte) {
 	if a.c != nil {
-		a.c.encryptBlock(dst, src)
+		a.c.Encrypt(dst, src)
 		return
 	}
 	otherBlocks(a.b, dst[:BlockSize], src[:BlockSize], false)

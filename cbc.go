@@ -39,7 +39,7 @@ func (x *cbcEncrypter) CryptBlocks(dst, src []byte) {
 	iv := x.iv
 	for len(src) > 0 {
 		xorBlock(dst[:BlockSize], src[:BlockSize], iv)
-		x.b.encryptBlock(dst[:BlockSize], dst[:BlockSize])
+		x.b.Encrypt(dst[:BlockSize], dst[:BlockSize])
 		iv = dst[:BlockSize]
 		dst, src = dst[BlockSize:], src[BlockSize:]
 	}

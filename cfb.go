@@ -67,7 +67,7 @@ func (x *cfb) XORKeyStream(dst, src []byte) {
 			continue
 		}
 		if x.used == BlockSize {
-			x.b.encryptBlock(x.ks[:], x.next[:])
+			x.b.Encrypt(x.ks[:], x.next[:])
 			x.used = 0
 		}
 		if x.decrypt {
@@ -85,7 +85,7 @@ func (x *cfb) XORKeyStream(dst, src []byte) {
 // encryptBlocks encrypts whole blocks, one kernel call each.
 func (x *cfb) encryptBlocks(dst, src []byte) {
 	for i := 0; i < len(src); i += BlockSize {
-		x.b.encryptBlock(x.ks[:], x.next[:])
+		x.b.Encrypt(x.ks[:], x.next[:])
 		xorBlock(x.next[:], src[i:i+BlockSize], x.ks[:])
 		copy(dst[i:], x.next[:])
 	}

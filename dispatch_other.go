@@ -27,22 +27,26 @@ func (k *kernel) decrypt(ks *schedule, dst, src []byte) {
 	decryptBlocksGeneric(ks, dst, src)
 }
 
-// encryptBlock and decryptBlock process one block with k, the narrowest
-// kernel of a ladder: the path of Encrypt, Decrypt and the serial modes.
-func (k *kernel) encryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
-	if k == genericCT {
-		encryptBlockGenericCT(ks, dst[:], src[:])
+// Encrypt encrypts the first block of src into dst. dst and src must
+// overlap entirely or not at all.
+func (c *Cipher) Encrypt(dst, src []byte) {
+	checkBlock(dst, src)
+	if c.narrow == genericCT {
+		encryptBlockGenericCT(&c.ks, dst, src)
 		return
 	}
-	encryptBlockGeneric(ks, dst[:], src[:])
+	encryptBlockGeneric(&c.ks, dst, src)
 }
 
-func (k *kernel) decryptBlock(ks *schedule, dst, src *[BlockSize]byte) {
-	if k == genericCT {
-		decryptBlockGenericCT(ks, dst[:], src[:])
+// Decrypt decrypts the first block of src into dst. dst and src must
+// overlap entirely or not at all.
+func (c *Cipher) Decrypt(dst, src []byte) {
+	checkBlock(dst, src)
+	if c.narrow == genericCT {
+		decryptBlockGenericCT(&c.ks, dst, src)
 		return
 	}
-	decryptBlockGeneric(ks, dst[:], src[:])
+	decryptBlockGeneric(&c.ks, dst, src)
 }
 
 // expandKey computes the schedule of key that k's ladder reads: the

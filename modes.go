@@ -13,7 +13,7 @@ import (
 // hands runs to its kernel ladder; any other cipher.Block goes one block at
 // a time. The modes of this package are for 16-byte block ciphers.
 type blocks interface {
-	encryptBlock(dst, src []byte)
+	Encrypt(dst, src []byte)
 	encryptBlocks(dst, src []byte)
 	decryptBlocks(dst, src []byte)
 }
@@ -28,15 +28,10 @@ func blocksOf(b cipher.Block) blocks {
 	return blockByBlock{b}
 }
 
-// encryptBlock encrypts one block without Encrypt's checks, for the modes.
-func (c *Cipher) encryptBlock(dst, src []byte) {
-	c.narrow.encryptBlock(&c.ks, (*[BlockSize]byte)(dst), (*[BlockSize]byte)(src))
-}
-
 // blockByBlock adapts any cipher.Block.
 type blockByBlock struct{ b cipher.Block }
 
-func (b blockByBlock) encryptBlock(dst, src []byte) { b.b.Encrypt(dst, src) }
+func (b blockByBlock) Encrypt(dst, src []byte) { b.b.Encrypt(dst, src) }
 
 func (b blockByBlock) encryptBlocks(dst, src []byte) {
 	for ; len(src) > 0; dst, src = dst[BlockSize:], src[BlockSize:] {

@@ -28,7 +28,7 @@ func (x *ofb) XORKeyStream(dst, src []byte) { x.keyStream.xor(x, dst, src) }
 func (x *ofb) generate(buf []byte) {
 	prev := x.r[:]
 	for i := 0; i < len(buf); i += BlockSize {
-		x.b.encryptBlock(buf[i:i+BlockSize], prev)
+		x.b.Encrypt(buf[i:i+BlockSize], prev)
 		prev = buf[i : i+BlockSize]
 	}
 	copy(x.r[:], prev)

@@ -63,20 +63,13 @@ func (c *Cipher) BlockSize() int { return BlockSize }
 // Implementation returns the name of the widest kernel c uses.
 func (c *Cipher) Implementation() string { return c.impl }
 
-// Encrypt encrypts the first block of src into dst. dst and src must
-// overlap entirely or not at all.
-func (c *Cipher) Encrypt(dst, src []byte) {
-	checkBlock(dst, src)
-	c.narrow.encryptBlock(&c.ks, (*[BlockSize]byte)(dst), (*[BlockSize]byte)(src))
-}
+// Encrypt and Decrypt are defined with the kernel switch of each
+// architecture (dispatch_*.go), so that a single block is one call from the
+// caller to the kernel.
 
-// Decrypt decrypts the first block of src into dst. dst and src must
-// overlap entirely or not at all.
-func (c *Cipher) Decrypt(dst, src []byte) {
-	checkBlock(dst, src)
-	c.narrow.decryptBlock(&c.ks, (*[BlockSize]byte)(dst), (*[BlockSize]byte)(src))
-}
-
+// checkBlock panics as crypto/cipher's block ciphers do for a short dst or
+// src, or for dst and src that overlap but not exactly. It is small enough
+// to inline into Encrypt and Decrypt.
 func checkBlock(dst, src []byte) {
 	if len(src) < BlockSize {
 		panic("crypto/twofish: input not full block")
@@ -84,7 +77,7 @@ func checkBlock(dst, src []byte) {
 	if len(dst) < BlockSize {
 		panic("crypto/twofish: output not full block")
 	}
-	if alias.InexactOverlap(dst[:BlockSize], src[:BlockSize]) {
+	if alias.InexactOverlapBlock(&dst[0], &src[0], BlockSize) {
 		panic("crypto/twofish: invalid buffer overlap")
 	}
 }

@@ -76,7 +76,7 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	var t tweak
 	var tb [BlockSize]byte
 	binary.LittleEndian.PutUint64(tb[:], sectorNum)
-	x.tweak.encryptBlock(tb[:], tb[:])
+	x.tweak.Encrypt(tb[:], tb[:])
 	t.lo, t.hi = binary.LittleEndian.Uint64(tb[:]), binary.LittleEndian.Uint64(tb[8:])
 
 	// Whole blocks, less the last one when stealing ciphertext.
@@ -134,7 +134,7 @@ func (x *XTS) xexBlock(dst, src []byte, t tweak, decrypt bool) {
 	if decrypt {
 		x.data.decryptBlocks(dst[:BlockSize], dst[:BlockSize])
 	} else {
-		x.data.encryptBlock(dst[:BlockSize], dst[:BlockSize])
+		x.data.Encrypt(dst[:BlockSize], dst[:BlockSize])
 	}
 	subtle.XORBytes(dst, dst, tb[:])
 }

@@ -25,3 +25,12 @@ func InexactOverlap(x, y []byte) bool {
 	}
 	return AnyOverlap(x, y)
 }
+
+// InexactOverlapBlock is InexactOverlap for two ranges of n bytes starting at
+// x and y, written so that a per-block check stays small enough to inline:
+// the ranges overlap inexactly when their starts differ by less than n but
+// are not equal.
+func InexactOverlapBlock(x, y *byte, n int) bool {
+	d := uintptr(unsafe.Pointer(x)) - uintptr(unsafe.Pointer(y))
+	return d != 0 && d+uintptr(n-1) < uintptr(2*n-1)
+}
