@@ -308,3 +308,22 @@ func TestFramePointerUnwinding(t *testing.T) {
 		}
 	}
 }
+
+// TestScalarBodies runs the known-answer, Monte Carlo and differential tests
+// on the scalar kernels with each body of the 1-way kernels: the rest of the
+// suite runs only the body this CPU picks (useBMI).
+func TestScalarBodies(t *testing.T) {
+	t.Setenv("TWOFISH_TEST_IMPLS", "amd64-1way,amd64-3way")
+	defer func(b bool) { useBMI = b }(useBMI)
+	for _, bmi := range []bool{false, true} {
+		t.Run(fmt.Sprintf("bmi=%v", bmi), func(t *testing.T) {
+			if f := cpuidFacts(); bmi && !(f.BMI1 && f.BMI2) {
+				t.Skip("this CPU lacks BMI1 or BMI2: the 1-way kernels' BMI body cannot run")
+			}
+			useBMI = bmi
+			t.Run("KnownAnswers", TestKnownAnswers)
+			t.Run("MonteCarlo", TestMonteCarlo)
+			t.Run("Differential", TestDifferential)
+		})
+	}
+}

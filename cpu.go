@@ -27,6 +27,9 @@ type CPUFacts struct {
 	// AVX2 only when the OS saves ymm; the policy checks both, for facts
 	// that come from elsewhere.
 	AVX2, OSYMM bool
+	// BMI1 and BMI2 select the 1-way kernels' body that reads bytes with
+	// BEXTR and SHRX.
+	BMI1, BMI2 bool
 	// The AVX-512 subsets and GFNI, for the policy's AMD rules (Zen 4 was
 	// the first AMD core with AVX-512) and for the kernels still to come.
 	AVX512F, AVX512BW, AVX512VL, AVX512VBMI, GFNI bool
@@ -72,6 +75,8 @@ func cpuidFacts() CPUFacts {
 		Model:      c.Model,
 		AVX2:       c.Supports(cpuid.AVX2),
 		OSYMM:      c.Supports(cpuid.AVX), // klauspost/cpuid sets AVX only if XCR0 enables ymm
+		BMI1:       c.Supports(cpuid.BMI1),
+		BMI2:       c.Supports(cpuid.BMI2),
 		AVX512F:    c.Supports(cpuid.AVX512F),
 		AVX512BW:   c.Supports(cpuid.AVX512BW),
 		AVX512VL:   c.Supports(cpuid.AVX512VL),
@@ -93,8 +98,8 @@ var hostFacts = sync.OnceValue(func() CPUFacts {
 // twofish command's info subcommand and for bug reports.
 type CPUInfo struct {
 	Facts CPUFacts
-	// Features lists the facts that are true, by name ("AVX2", "OSYMM",
-	// "AVX512F", …), in a fixed order.
+	// Features lists the facts that are true, by name ("BMI1", "AVX2",
+	// "OSYMM", "AVX512F", …), in a fixed order.
 	Features []string
 	// Implementations is every implementation of this build, as
 	// Implementations returns them.
@@ -113,6 +118,7 @@ func CPUReport() CPUInfo {
 		name string
 		on   bool
 	}{
+		{"BMI1", f.BMI1}, {"BMI2", f.BMI2},
 		{"AVX2", f.AVX2}, {"OSYMM", f.OSYMM}, {"AVX512F", f.AVX512F}, {"AVX512BW", f.AVX512BW},
 		{"AVX512VL", f.AVX512VL}, {"AVX512VBMI", f.AVX512VBMI}, {"OSZMM", f.OSZMM}, {"GFNI", f.GFNI},
 	} {

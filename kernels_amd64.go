@@ -9,6 +9,13 @@ package twofish
 // kernels, n groups of three blocks for the 3-way ones. Callers check the
 // lengths of dst and src in Go.
 
+// useBMI is whether the 1-way kernels run their second body, for CPUs with
+// BMI1 and BMI2, which reads bytes 2 and 3 of a word with one instruction
+// each (BEXTR, SHRX) instead of four for both: fewer instructions per round
+// let the next block start sooner, about 3% faster single blocks on Zen 5.
+// The assembly reads it; TestScalarBodies runs both bodies.
+var useBMI = func() bool { f := cpuidFacts(); return f.BMI1 && f.BMI2 }()
+
 // encryptBlocks1x encrypts n blocks from src to dst, one at a time.
 // Implemented in scalar_amd64.s.
 //
