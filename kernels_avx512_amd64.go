@@ -30,6 +30,22 @@ func encryptBlocks64AVX512(ks *schedule, dst, src *byte, n int)
 //go:noescape
 func decryptBlocks64AVX512(ks *schedule, dst, src *byte, n int)
 
+// encryptOCB64AVX512 is OCB's encryption of n (at most 8) whole groups of 64
+// blocks, a batch that starts with a group: block k of group i is whitened
+// with the offset offs.base[i] ^ t[k] (^ offs.fix[i] for k = 63) before
+// and after the block cipher, as ocbMask would, and its plaintext (src) is
+// added to *sum. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptOCB64AVX512(ks *schedule, dst, src *byte, n int, t *[ocbGroup][BlockSize]byte, offs *ocbOffsets, sum *[BlockSize]byte)
+
+// decryptOCB64AVX512 is OCB's decryption of n whole groups, as
+// encryptOCB64AVX512, adding the plaintext (dst) to *sum. Implemented in
+// avx512_amd64.s.
+//
+//go:noescape
+func decryptOCB64AVX512(ks *schedule, dst, src *byte, n int, t *[ocbGroup][BlockSize]byte, offs *ocbOffsets, sum *[BlockSize]byte)
+
 // encryptBlocks4AVX512 encrypts 4n blocks from src to dst, four at a time,
 // one in each 128-bit lane: for single blocks and short tails. Implemented
 // in avx512_amd64.s.

@@ -231,20 +231,47 @@ type ocbOffsets struct {
 }
 
 // whiten applies the offsets of the blocks of src (at most ocbBatch bytes,
-// starting with a group) and writes them to dst, per op, starting from the
-// offset *off of the block before them, and advances *off and the count
-// *g of whole groups. It leaves the batch's offsets in offs, for the
-// ocbMask call that unwhitens the blocks after the block cipher.
+// starting with a group) and writes them to dst, per op, as offsets
+// computes them.
 func (o *ocb) whiten(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, op int, offs *ocbOffsets) {
+	o.offsets(len(src), off, g, offs)
+	ocbMask(dst, src, &o.t, offs, sum, op)
+}
+
+// crypt encrypts or decrypts a batch of blocks (at most ocbBatch bytes,
+// starting with a group) from src into dst, which may be src, with the
+// offsets after *off, as offsets computes them, and adds the plaintext to
+// the checksum sum.
+func (o *ocb) crypt(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, offs *ocbOffsets, dec bool) {
+	o.offsets(len(src), off, g, offs)
+	if ocbGroups(&o.b, dst, src, &o.t, offs, sum, dec) {
+		return
+	}
+	if dec {
+		ocbMask(dst, src, &o.t, offs, sum, ocbWhiten)
+		o.b.decryptBlocks(dst, dst)
+		ocbMask(dst, dst, &o.t, offs, sum, ocbSumDst)
+		return
+	}
+	// The checksum reads the plaintext before dst overwrites it in place.
+	ocbMask(dst, src, &o.t, offs, sum, ocbSumSrc)
+	o.b.encryptBlocks(dst, dst)
+	ocbMask(dst, dst, &o.t, offs, sum, ocbWhiten)
+}
+
+// offsets computes the offsets of a batch of size bytes of blocks into
+// offs, starting from the offset *off of the block before them, and
+// advances *off and the count *g of whole groups.
+func (o *ocb) offsets(size int, off *ocbBlock, g *uint64, offs *ocbOffsets) {
 	// Words in locals: Go would otherwise move the blocks through memory
 	// in halves of different widths, which the CPU cannot forward.
 	le := binary.LittleEndian
 	o0, o1 := off[0], off[1]
-	for j := 0; j < len(src); j += ocbGroup * BlockSize {
+	for j := 0; j < size; j += ocbGroup * BlockSize {
 		i := j / (ocbGroup * BlockSize)
 		le.PutUint64(offs.base[i][:], o0)
 		le.PutUint64(offs.base[i][8:], o1)
-		n := min(len(src)-j, ocbGroup*BlockSize) / BlockSize
+		n := min(size-j, ocbGroup*BlockSize) / BlockSize
 		t := &o.t[n-1]
 		o0 ^= le.Uint64(t[:])
 		o1 ^= le.Uint64(t[8:])
@@ -258,7 +285,6 @@ func (o *ocb) whiten(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]
 		}
 	}
 	off[0], off[1] = o0, o1
-	ocbMask(dst, src, &o.t, offs, sum, op)
 }
 
 // groupFix is what the last block of group number g (from 1) needs XORed
@@ -324,12 +350,7 @@ func (o *ocb) seal(dst, src, nonce, ad []byte) (tag [BlockSize]byte) {
 	whole := len(src) &^ (BlockSize - 1)
 	for k := 0; k < whole; k += ocbBatch {
 		n := min(whole-k, ocbBatch)
-		d := dst[k : k+n]
-		// The checksum reads the plaintext before d overwrites it in
-		// place.
-		o.whiten(d, src[k:k+n], &off, &g, &sum, ocbSumSrc, &offs)
-		o.b.encryptBlocks(d, d)
-		ocbMask(d, d, &o.t, &offs, &sum, ocbWhiten)
+		o.crypt(dst[k:k+n], src[k:k+n], &off, &g, &sum, &offs, false)
 	}
 	// The partial block's pad and the tag, in one call.
 	var last [2 * BlockSize]byte
@@ -379,10 +400,7 @@ func (o *ocb) open(dst, src, nonce, ad, tag []byte) bool {
 	h := o.hash(ad, padp)
 	for k := 0; k < whole; k += ocbBatch {
 		n := min(whole-k, ocbBatch)
-		d := dst[k : k+n]
-		o.whiten(d, src[k:k+n], &off, &g, &sum, ocbWhiten, &offs)
-		o.b.decryptBlocks(d, d)
-		ocbMask(d, d, &o.t, &offs, &sum, ocbSumDst)
+		o.crypt(dst[k:k+n], src[k:k+n], &off, &g, &sum, &offs, true)
 	}
 	if r > 0 {
 		off.xor(o.lStar)

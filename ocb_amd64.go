@@ -65,3 +65,23 @@ func ocbMask(dst, src []byte, t *[ocbGroup][BlockSize]byte, offs *ocbOffsets, su
 		ocbMaskGeneric(dst, src, t, offs, sum, op)
 	}
 }
+
+// ocbGroups runs a batch of whole groups of 64 blocks through the OCB
+// kernels of avx512-vbmi, which apply the offsets and add up the checksum
+// as they load and store the blocks, and reports whether it did: it does
+// if b is a *Cipher whose widest kernel is avx512-vbmi and the batch has
+// no partial group. Otherwise the caller makes passes of ocbMask around
+// the block cipher.
+func ocbGroups(b *aeadBlock, dst, src []byte, t *[ocbGroup][BlockSize]byte, offs *ocbOffsets, sum *[BlockSize]byte, dec bool) bool {
+	n := len(src) / (ocbGroup * BlockSize)
+	if b.c == nil || b.c.ladder[0] != avx512VBMI || n == 0 || len(src) != n*ocbGroup*BlockSize {
+		return false
+	}
+	_ = dst[len(src)-1]
+	if dec {
+		decryptOCB64AVX512(&b.c.ks, &dst[0], &src[0], n, t, offs, sum)
+	} else {
+		encryptOCB64AVX512(&b.c.ks, &dst[0], &src[0], n, t, offs, sum)
+	}
+	return true
+}

@@ -62,3 +62,63 @@ func TestOCBMaskAssembly(t *testing.T) {
 		})
 	}
 }
+
+// TestOCBGroupsAssembly compares the OCB kernels of avx512-vbmi, which
+// apply the offsets themselves, with passes of ocbMaskGeneric around the
+// 64-block kernels: every number of groups in a batch, both directions, in
+// place and not, unaligned.
+func TestOCBGroupsAssembly(t *testing.T) {
+	if !haveAVX512VBMI {
+		t.Skip("avx512-vbmi is not supported on this CPU")
+	}
+	r := testRand(t)
+	for _, bits := range []int{128, 256} {
+		c := mustCipher(t, randBytes(r, bits/8), "avx512-vbmi")
+		b := aeadBlock{c: c}
+		var table [ocbGroup][BlockSize]byte
+		for k := range table {
+			copy(table[k][:], randBytes(r, BlockSize))
+		}
+		for n := 1; n <= ocbBatch/(ocbGroup*BlockSize); n++ {
+			for _, dec := range []bool{false, true} {
+				for _, inPlace := range []bool{false, true} {
+					var offs ocbOffsets
+					for g := range offs.base {
+						copy(offs.base[g][:], randBytes(r, BlockSize))
+						copy(offs.fix[g][:], randBytes(r, BlockSize))
+					}
+					var sum0 [BlockSize]byte
+					copy(sum0[:], randBytes(r, BlockSize))
+					src := randBytes(r, n*ocbGroup*BlockSize+1)[1:]
+
+					want, wantSum := make([]byte, len(src)), sum0
+					if dec {
+						ocbMaskGeneric(want, src, &table, &offs, &wantSum, ocbWhiten)
+						c.decryptBlocks(want, want)
+						ocbMaskGeneric(want, want, &table, &offs, &wantSum, ocbSumDst)
+					} else {
+						ocbMaskGeneric(want, src, &table, &offs, &wantSum, ocbSumSrc)
+						c.encryptBlocks(want, want)
+						ocbMaskGeneric(want, want, &table, &offs, &wantSum, ocbWhiten)
+					}
+
+					got, gotSum := make([]byte, len(src)+1)[1:], sum0
+					if inPlace {
+						got = bytes.Clone(src)
+						src = got
+					}
+					if !ocbGroups(&b, got, src, &table, &offs, &gotSum, dec) {
+						t.Fatalf("ocbGroups declined %d groups", n)
+					}
+					what := fmt.Sprintf("%d-bit key, %d groups, decrypt %v, in place %v", bits, n, dec, inPlace)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%s: blocks differ from ocbMaskGeneric around the kernels", what)
+					}
+					if gotSum != wantSum {
+						t.Fatalf("%s: checksum differs from ocbMaskGeneric around the kernels", what)
+					}
+				}
+			}
+		}
+	}
+}

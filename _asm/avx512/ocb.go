@@ -1,0 +1,126 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The OCB kernels are the 64-block kernels with RFC 7253's offsets applied
+// where the blocks are loaded and stored, so that OCB makes no passes of its
+// own over the message: a pass costs about half as much as the block
+// cipher's loads and stores do in a kernel call, and two of them 6% of the
+// whole. Block k of group i of a batch has the offset offs.base[i] ^ t[k],
+// and block 63 offs.fix[i] besides (see ocb.go in the package); the
+// offsets are a broadcast of the group's base, XORed into the subkey
+// whitening, and the table t as memory operands: one VPTERNLOGD per
+// register of four blocks, where the plain kernels have a VPXORD. The
+// checksum, of the plaintext (src in encryption, dst in decryption), adds
+// up per group in a register and then in a 64-byte stack slot, and folds
+// to a block at the end.
+type ocbKernel struct {
+	t, offs reg.GPVirtual
+	// lane3 selects the 32-bit words of lane 3, where register 15 of a
+	// group holds block 63.
+	lane3 reg.OpmaskVirtual
+	// slot is the checksum, one lane per block of a register.
+	slot operand.Mem
+	// fix is the current group's fix; acc its checksum so far, or nil.
+	fix operand.Mem
+	acc zmm
+}
+
+// begin loads the arguments of the OCB kernels and clears the checksum.
+func (o *ocbKernel) begin(k *kern) {
+	o.t, o.offs = c.GP64(), c.GP64()
+	c.Load(c.Param("t"), o.t)
+	c.Load(c.Param("offs"), o.offs)
+	o.slot = operand.Mem{Base: k.st, Disp: groups * groupState}
+	z := c.ZMM()
+	c.VPXORD(z, z, z)
+	c.VMOVDQA64(z, o.slot)
+	o.lane3 = c.K()
+	t := c.GP32()
+	c.MOVL(operand.U32(0xF000), t)
+	c.KMOVW(t, o.lane3)
+}
+
+// group adds group g's base offset to the whitening in white.
+func (o *ocbKernel) group(g int, white zmm) {
+	b := c.ZMM()
+	c.VBROADCASTI32X4(operand.Mem{Base: o.offs, Disp: 16 * g}, b)
+	c.VPXORD(b, white, white)
+	o.fix = operand.Mem{Base: o.offs, Disp: fixOffset + 16*g}
+}
+
+// fixOffset is where ocbOffsets.fix starts: after the base offsets of the
+// eight groups of a batch.
+const fixOffset = 8 * 16
+
+// load reads register r of a group (blocks 4r to 4r+3) from m and whitens
+// it with white and the offsets; sum adds the plaintext to the checksum.
+func (o *ocbKernel) load(m operand.Mem, white zmm, r int, sum bool) zmm {
+	x := c.ZMM()
+	c.VMOVDQU64(m, x)
+	if sum {
+		o.add(x)
+	}
+	o.whiten(x, white, r)
+	return x
+}
+
+// unwhiten whitens register r of a group's output with white and the
+// offsets; sum adds the plaintext to the checksum.
+func (o *ocbKernel) unwhiten(x, white zmm, r int, sum bool) {
+	o.whiten(x, white, r)
+	if sum {
+		o.add(x)
+	}
+}
+
+func (o *ocbKernel) whiten(x, white zmm, r int) {
+	c.VPTERNLOGD(operand.U8(0x96), operand.Mem{Base: o.t, Disp: 64 * r}, white, x)
+	if r == 15 {
+		f := c.ZMM()
+		c.VBROADCASTI32X4(o.fix, f)
+		c.VPXORD(f, x, o.lane3, x)
+	}
+}
+
+func (o *ocbKernel) add(x zmm) {
+	if o.acc == nil {
+		o.acc = c.ZMM()
+		c.VMOVDQA64(x, o.acc)
+		return
+	}
+	c.VPXORD(x, o.acc, o.acc)
+}
+
+// endGroup adds the group's checksum to the slot.
+func (o *ocbKernel) endGroup() {
+	if o.acc == nil {
+		return
+	}
+	c.VPXORD(o.slot, o.acc, o.acc)
+	c.VMOVDQA64(o.acc, o.slot)
+	o.acc = nil
+}
+
+// next moves the offsets on by n groups.
+func (o *ocbKernel) next(n int) {
+	c.ADDQ(operand.U8(16*n), o.offs)
+}
+
+// end folds the checksum's four lanes into *sum.
+func (o *ocbKernel) end() {
+	s := c.ZMM()
+	c.VMOVDQA64(o.slot, s)
+	y := c.YMM()
+	c.VEXTRACTI64X4(operand.U8(1), s, y)
+	c.VPXOR(s.AsY(), y, y)
+	x := c.XMM()
+	c.VEXTRACTI128(operand.U8(1), y, x)
+	c.VPXOR(y.AsX(), x, x)
+	p := c.Load(c.Param("sum"), c.GP64())
+	c.VPXOR(operand.Mem{Base: p}, x, x)
+	c.VMOVDQU(x, operand.Mem{Base: p})
+}
