@@ -39,9 +39,9 @@ func (o *ocbKernel) begin(k *kern) {
 	c.VPXORD(z, z, z)
 	c.VMOVDQA64(z, o.slot)
 	o.lane3 = c.K()
-	t := c.GP32()
-	c.MOVL(operand.U32(0xF000), t)
-	c.KMOVW(t, o.lane3)
+	t := c.GP64()
+	c.MOVQ(operand.U32(0xF000), t)
+	c.KMOVW(t.As32(), o.lane3)
 }
 
 // group adds group g's base offset to the whitening in white.
@@ -114,13 +114,14 @@ func (o *ocbKernel) next(n int) {
 func (o *ocbKernel) end() {
 	s := c.ZMM()
 	c.VMOVDQA64(o.slot, s)
+	// AVX-512 forms throughout: the kernels need no AVX2.
 	y := c.YMM()
 	c.VEXTRACTI64X4(operand.U8(1), s, y)
-	c.VPXOR(s.AsY(), y, y)
+	c.VPXORD(s.AsY(), y, y)
 	x := c.XMM()
-	c.VEXTRACTI128(operand.U8(1), y, x)
-	c.VPXOR(y.AsX(), x, x)
+	c.VEXTRACTI32X4(operand.U8(1), y, x)
+	c.VPXORD(y.AsX(), x, x)
 	p := c.Load(c.Param("sum"), c.GP64())
-	c.VPXOR(operand.Mem{Base: p}, x, x)
-	c.VMOVDQU(x, operand.Mem{Base: p})
+	c.VPXORD(operand.Mem{Base: p}, x, x)
+	c.VMOVDQU64(x, operand.Mem{Base: p})
 }
