@@ -183,6 +183,8 @@ type kern struct {
 	st reg.GPVirtual
 	// ocb is nil but in the OCB kernels (ocb.go).
 	ocb *ocbKernel
+	// copies are the frame's copies of the working set.
+	copies frameCopy
 }
 
 // slot is register q of word w of group g. Words 0 and 1 are the first
@@ -191,8 +193,63 @@ func (k *kern) slot(g, w, q int) operand.Mem {
 	return operand.Mem{Base: k.st, Disp: groupState*g + 256*w + 64*q}
 }
 
+// subkey is k[n], in the frame's copy.
 func (k *kern) subkey(n int) operand.Mem {
-	return operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*n}
+	return operand.Mem{Base: k.st, Disp: groups*groupState + 4*n}
+}
+
+// frameCopies is the size of the working set that the 64-block kernels copy
+// into their frame beside the state: the subkeys, the first 64 bytes of
+// each S-box (T0, which each look-up reloads), and the MDS nibble tables
+// and byte transpose. The state is stored and reloaded every half-round;
+// a load from an address 4096 bytes from a store's is delayed as if it
+// depended on it, so loads of the schedule and of the constants could
+// stall on the state's stores by chance, wherever the heap, the binary and
+// the stack put them: ECB at 8 KiB ran from 2.2 to 2.4 us with the stack's
+// position alone. With the working set and the state in one stretch of
+// less than 4 KiB, no two of their addresses are 4096 apart.
+const frameCopies = 3*64 + 4*64 + 5*64
+
+// frameCopy is where the working set's copies are in the frame.
+type frameCopy struct {
+	sbox          [4]operand.Mem
+	mulLo, mulHi  map[byte]operand.Mem
+	byteTranspose operand.Mem
+}
+
+// copyWorkingSet copies the working set into the frame after the state,
+// the subkeys first (see subkey).
+func (k *kern) copyWorkingSet() {
+	at := groups*groupState + 3*64
+	next := func() operand.Mem {
+		m := operand.Mem{Base: k.st, Disp: at}
+		at += 64
+		return m
+	}
+	cp := func(from, to operand.Mem) {
+		z := c.ZMM()
+		c.VMOVDQU64(from, z)
+		c.VMOVDQA64(z, to)
+	}
+	// The 160 bytes of subkeys: two zmm and a ymm.
+	for i := range 2 {
+		cp(operand.Mem{Base: k.ks, Disp: subkeysOffset + 64*i}, k.subkey(16*i))
+	}
+	y := c.YMM()
+	c.VMOVDQU64(operand.Mem{Base: k.ks, Disp: subkeysOffset + 128}, y)
+	c.VMOVDQU64(y, k.subkey(32))
+	for j := range 4 {
+		k.copies.sbox[j] = next()
+		cp(operand.Mem{Base: k.ks, Disp: sboxOffset + 256*j}, k.copies.sbox[j])
+	}
+	k.copies.mulLo, k.copies.mulHi = map[byte]operand.Mem{}, map[byte]operand.Mem{}
+	for _, m := range []byte{0x5B, 0xEF} {
+		k.copies.mulLo[m], k.copies.mulHi[m] = next(), next()
+		cp(mulLo[m], k.copies.mulLo[m])
+		cp(mulHi[m], k.copies.mulHi[m])
+	}
+	k.copies.byteTranspose = next()
+	cp(byteTranspose, k.copies.byteTranspose)
 }
 
 // load returns op in a register, loading it if it is in memory.
@@ -385,8 +442,9 @@ func kernel(dec bool, ocb *ocbKernel) {
 	c.Load(c.Param("ks"), k.ks)
 	src, dst, n := c.Load(c.Param("src"), c.GP64()), c.Load(c.Param("dst"), c.GP64()), c.Load(c.Param("n"), c.GP64())
 
-	// The state, and in the OCB kernels the checksum after it.
-	size := groups*groupState + 64
+	// The frame: the state, the working set (see frameCopies) and in the
+	// OCB kernels the checksum.
+	size := groups*groupState + frameCopies + 64
 	if ocb != nil {
 		size += 64
 	}
@@ -394,6 +452,11 @@ func kernel(dec bool, ocb *ocbKernel) {
 	k.st = c.GP64()
 	c.LEAQ(local.Offset(63), k.st)
 	c.ANDQ(operand.I32(-64), k.st)
+	k.copyWorkingSet()
+	defer func(lo, hi map[byte]operand.Mem, bt operand.Mem) {
+		mulLo, mulHi, byteTranspose = lo, hi, bt
+	}(mulLo, mulHi, byteTranspose)
+	mulLo, mulHi, byteTranspose = k.copies.mulLo, k.copies.mulHi, k.copies.byteTranspose
 	if ocb != nil {
 		ocb.begin(k)
 	}
@@ -404,7 +467,7 @@ func kernel(dec bool, ocb *ocbKernel) {
 		for h := range 4 {
 			m := operand.Mem{Base: k.ks, Disp: sboxOffset + 256*j + 64*h}
 			if h == 0 {
-				k.tab[j][h] = m
+				k.tab[j][h] = k.copies.sbox[j]
 				continue
 			}
 			r := c.ZMM()

@@ -34,7 +34,7 @@ func (o *ocbKernel) begin(k *kern) {
 	o.t, o.offs = c.GP64(), c.GP64()
 	c.Load(c.Param("t"), o.t)
 	c.Load(c.Param("offs"), o.offs)
-	o.slot = operand.Mem{Base: k.st, Disp: groups * groupState}
+	o.slot = operand.Mem{Base: k.st, Disp: groups*groupState + frameCopies}
 	z := c.ZMM()
 	c.VPXORD(z, z, z)
 	c.VMOVDQA64(z, o.slot)
