@@ -76,6 +76,15 @@ func smallConstants() {
 			})
 		}
 	}
+	for _, p := range []int{0, 2} {
+		for v := range 2 {
+			for _, m := range []byte{0x01, 0x5B, 0xEF} {
+				for occ := range 2 {
+					mdsShuffle(p+v, 2-p, m, occ)
+				}
+			}
+		}
+	}
 	for _, wn := range [][2]int{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {1, 8}} {
 		w, n := wn[0], wn[1]
 		rotCount[16*w+n] = table(fmt.Sprintf("rot%dWord%d", n, w), func(i int) byte {
@@ -220,45 +229,17 @@ func (k *kern4) halfRound(s, idx zmm, p int, kp reg.Register, kw int) (zmm, zmm)
 	}
 	y := posSelect(looked)
 
-	// The products by 5B and EF.
-	h := c.ZMM()
-	c.VPSRLW(operand.U8(4), y, h)
-	prod := map[byte]zmm{1: y}
-	for _, mul := range []byte{0x5B, 0xEF} {
-		lo, hi := c.ZMM(), c.ZMM()
-		c.VPERMB(mulLo[mul], y, lo)
-		c.VPERMB(mulHi[mul], h, hi)
-		c.VPXORD(hi, lo, lo)
-		prod[mul] = lo
+	// The MDS matrix and the PHT's operands at once: t0s is t0 (the g
+	// function of word p) at words q and q+1 of each lane, t1s t1 (of word
+	// p+1) likewise, so that f0 = t0+t1+K0 and f1 = t0+2*t1+K1 come out at
+	// words q and q+1 with no shuffle after the products.
+	var ts [2]zmm
+	for v := range 2 {
+		ts[v] = mdsTo(y, p+v, q)
 	}
-
-	// g = XOR over r of W_r rotated right by 8r bits, where W_r[j] is
-	// MDS[j-r][j] times y[j] (positions within each word).
-	var terms []zmm
-	for r := range 4 {
-		var src [4]zmm
-		for j := range 4 {
-			src[j] = prod[mds[(j-r+4)%4][j]]
-		}
-		w := posSelect(src)
-		if r > 0 {
-			t := c.ZMM()
-			c.VPRORD(operand.U8(8*r), w, t)
-			w = t
-		}
-		terms = append(terms, w)
-	}
-	g := c.ZMM()
-	c.VPTERNLOGD(operand.U8(0x96), terms[2], terms[1], terms[0])
-	c.VPXORD(terms[3], terms[0], g)
-	// t0 is word p of g, t1 word p+1.
-
-	// f0 = t0+t1+K0 at word q, f1 = t0+2*t1+K1 at word q+1.
-	t0s, t1s := c.ZMM(), c.ZMM()
-	c.VPSHUFD(operand.U8(shuf(p, q)), g, t0s)
-	c.VPSHUFD(operand.U8(shuf(p+1, q)), g, t1s)
+	t0s, t1s := ts[0], ts[1]
 	// The subkeys take in the second t1 while t0+t1 is summed: two
-	// additions after the shuffles, not three.
+	// additions after the MDS matrix, not three.
 	kv := c.ZMM()
 	c.VPBROADCASTQ(operand.Mem{Base: kp, Disp: 4 * kw}, kv)
 	c.VPADDD(t1s, kv, k.hi[p], kv)
@@ -288,11 +269,88 @@ func (k *kern4) halfRound(s, idx zmm, p int, kp reg.Register, kw int) (zmm, zmm)
 	return out, next
 }
 
-// shuf is the VPSHUFD immediate that copies word from to words to and to+1
-// of each lane (the others get word 0).
-func shuf(from, to int) int {
-	return from<<(2*to) | from<<(2*(to+1))
+// mdsTo returns, at words to and to+1 of each lane, the MDS matrix times the
+// S-box outputs y of word from of the lane (the other words are zero).
+//
+// Output byte i is the XOR over j of MDS[i][j]·y[j]. The products are
+// linear, so each multiplier c ∈ {01, 5B, EF} takes the XOR of the bytes
+// it multiplies, already in their output places: VPSHUFB puts y[j] at
+// byte i for the first j with MDS[i][j] = c, a second VPSHUFB for the
+// second such j (5B and EF appear twice in some rows), and the product by c
+// follows the shuffles. The shuffles work on y as soon as the S-boxes
+// give it, and no rotation or select by position follows the products, so
+// that the MDS matrix is four instructions deep on the chain from one
+// half-round to the next rather than seven.
+func mdsTo(y zmm, from, to int) zmm {
+	u := map[byte]zmm{}
+	for _, m := range []byte{0x01, 0x5B, 0xEF} {
+		var parts []zmm
+		for occ := range 2 {
+			ctrl, ok := mdsShuffle(from, to, m, occ)
+			if !ok {
+				continue
+			}
+			t := c.ZMM()
+			c.VPSHUFB(ctrl, y, t)
+			parts = append(parts, t)
+		}
+		u[m] = parts[0]
+		if len(parts) == 2 {
+			c.VPXORD(parts[1], parts[0], parts[0])
+		}
+	}
+	// The products by 5B and EF, by nibbles (see the 64-block kernels).
+	var lo, hi [2]zmm
+	for i, m := range []byte{0x5B, 0xEF} {
+		h := c.ZMM()
+		c.VPSRLW(operand.U8(4), u[m], h)
+		lo[i], hi[i] = c.ZMM(), c.ZMM()
+		c.VPERMB(mulLo[m], u[m], lo[i])
+		c.VPERMB(mulHi[m], h, hi[i])
+	}
+	c.VPTERNLOGD(operand.U8(0x96), lo[1], lo[0], u[1])
+	c.VPTERNLOGD(operand.U8(0x96), hi[1], hi[0], u[1])
+	return u[1]
 }
+
+// mdsShuffle returns the VPSHUFB control that puts, at byte i of words to
+// and to+1 of each lane, byte j of word from, for the occ-th j (from 0)
+// with MDS[i][j] = m, and zeros elsewhere; false if no row has an occ-th.
+func mdsShuffle(from, to int, m byte, occ int) (operand.Mem, bool) {
+	var ctrl [16]byte
+	any := false
+	for b := range ctrl {
+		ctrl[b] = 0x80
+		w, i := b/4, b%4
+		if w != to && w != to+1 {
+			continue
+		}
+		n := 0
+		for j := range 4 {
+			if mds[i][j] != m {
+				continue
+			}
+			if n == occ {
+				ctrl[b] = byte(4*from + j)
+				any = true
+			}
+			n++
+		}
+	}
+	if !any {
+		return operand.Mem{}, false
+	}
+	key := fmt.Sprintf("mds%02X_%d_%dto%d", m, occ, from, to)
+	if t, ok := mdsShuffles[key]; ok {
+		return t, true
+	}
+	t := table(key, func(i int) byte { return ctrl[i%16] })
+	mdsShuffles[key] = t
+	return t, true
+}
+
+// mdsShuffles are the constants of mdsShuffle, which smallConstants emits.
+var mdsShuffles = map[string]operand.Mem{}
 
 // sboxQuarter is the h-th 64 bytes of S-box j in the schedule.
 func sboxQuarter(ks reg.Register, j, h int) operand.Mem {
