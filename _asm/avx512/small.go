@@ -22,13 +22,12 @@ import (
 //     byte (two VPERMT2B and a masked move on bit 7, as in the 64-block
 //     kernels), and a select by byte position keeps S-box j's answer at
 //     positions ≡ j mod 4.
-//   - The MDS matrix is applied along its diagonals: with y, 5B·y and EF·y
-//     (VPERMB nibble look-ups), W_r takes at position j the product by
-//     MDS[j-r][j] (a select by position), and the g function's output is
-//     the XOR of W_r rotated right by 8r bits within each word.
+//   - The MDS matrix is applied by shuffles before the products (see
+//     mdsTo), which put the g function's two outputs t0 and t1 where the
+//     PHT adds them: at the passive pair's words.
 //   - The PHT and the update of the passive pair use whole-zmm operations
-//     with per-word shuffles, masks and rotation counts, and leave the
-//     active pair as it is. The active and passive pairs trade places
+//     with per-word masks and rotation counts, and leave the active pair
+//     as it is. The active and passive pairs trade places
 //     from one half-round to the next, so there are two variants of the
 //     half-round rather than a swap.
 //
