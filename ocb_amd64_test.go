@@ -5,6 +5,7 @@ package twofish
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -24,30 +25,21 @@ func TestOCBMaskAssembly(t *testing.T) {
 				t.Skipf("ocbMask %s is not supported on this CPU", impl.name)
 			}
 			r := testRand(t)
-			var table [ocbGroup][BlockSize]byte
-			for k := range table {
-				copy(table[k][:], randBytes(r, BlockSize))
-			}
+			table := randomOCBTable(r)
 			for op := range 3 {
 				for n := 0; n <= ocbBatch/BlockSize; n++ {
 					for _, inPlace := range []bool{false, true} {
-						var offs ocbOffsets
-						for g := range offs.base {
-							copy(offs.base[g][:], randBytes(r, BlockSize))
-							copy(offs.fix[g][:], randBytes(r, BlockSize))
-						}
-						var sum0 [BlockSize]byte
-						copy(sum0[:], randBytes(r, BlockSize))
+						offs, sum0 := randomOCBOffsets(r)
 						src := randBytes(r, n*BlockSize+1)[1:]
 						want, wantSum := make([]byte, len(src)), sum0
-						ocbMaskGeneric(want, src, &table, &offs, &wantSum, op)
+						ocbMaskGeneric(want, src, table, &offs, &wantSum, op)
 						got, gotSum := make([]byte, len(src)+1)[1:], sum0
 						if inPlace {
 							got = bytes.Clone(src)
 							src = got
 						}
 						ocbMaskImpl = impl.n
-						ocbMask(got, src, &table, &offs, &gotSum, op)
+						ocbMask(got, src, table, &offs, &gotSum, op)
 						ocbMaskImpl = saved
 						what := fmt.Sprintf("op %d, %d blocks, in place %v", op, n, inPlace)
 						if !bytes.Equal(got, want) {
@@ -75,31 +67,22 @@ func TestOCBGroupsAssembly(t *testing.T) {
 	for _, bits := range []int{128, 256} {
 		c := mustCipher(t, randBytes(r, bits/8), "avx512-vbmi")
 		b := aeadBlock{c: c}
-		var table [ocbGroup][BlockSize]byte
-		for k := range table {
-			copy(table[k][:], randBytes(r, BlockSize))
-		}
+		table := randomOCBTable(r)
 		for n := 1; n <= ocbBatch/(ocbGroup*BlockSize); n++ {
 			for _, dec := range []bool{false, true} {
 				for _, inPlace := range []bool{false, true} {
-					var offs ocbOffsets
-					for g := range offs.base {
-						copy(offs.base[g][:], randBytes(r, BlockSize))
-						copy(offs.fix[g][:], randBytes(r, BlockSize))
-					}
-					var sum0 [BlockSize]byte
-					copy(sum0[:], randBytes(r, BlockSize))
+					offs, sum0 := randomOCBOffsets(r)
 					src := randBytes(r, n*ocbGroup*BlockSize+1)[1:]
 
 					want, wantSum := make([]byte, len(src)), sum0
 					if dec {
-						ocbMaskGeneric(want, src, &table, &offs, &wantSum, ocbWhiten)
+						ocbMaskGeneric(want, src, table, &offs, &wantSum, ocbWhiten)
 						c.decryptBlocks(want, want)
-						ocbMaskGeneric(want, want, &table, &offs, &wantSum, ocbSumDst)
+						ocbMaskGeneric(want, want, table, &offs, &wantSum, ocbSumDst)
 					} else {
-						ocbMaskGeneric(want, src, &table, &offs, &wantSum, ocbSumSrc)
+						ocbMaskGeneric(want, src, table, &offs, &wantSum, ocbSumSrc)
 						c.encryptBlocks(want, want)
-						ocbMaskGeneric(want, want, &table, &offs, &wantSum, ocbWhiten)
+						ocbMaskGeneric(want, want, table, &offs, &wantSum, ocbWhiten)
 					}
 
 					got, gotSum := make([]byte, len(src)+1)[1:], sum0
@@ -107,7 +90,7 @@ func TestOCBGroupsAssembly(t *testing.T) {
 						got = bytes.Clone(src)
 						src = got
 					}
-					if !ocbGroups(&b, got, src, &table, &offs, &gotSum, dec) {
+					if !ocbGroups(&b, got, src, table, &offs, &gotSum, dec) {
 						t.Fatalf("ocbGroups declined %d groups", n)
 					}
 					what := fmt.Sprintf("%d-bit key, %d groups, decrypt %v, in place %v", bits, n, dec, inPlace)
@@ -121,4 +104,23 @@ func TestOCBGroupsAssembly(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomOCBTable returns a random table in the place of ocb.t.
+func randomOCBTable(r *rand.Rand) *[ocbGroup][BlockSize]byte {
+	var t [ocbGroup][BlockSize]byte
+	for k := range t {
+		copy(t[k][:], randBytes(r, BlockSize))
+	}
+	return &t
+}
+
+// randomOCBOffsets returns random offsets of a batch and a random checksum.
+func randomOCBOffsets(r *rand.Rand) (offs ocbOffsets, sum [BlockSize]byte) {
+	for g := range offs.base {
+		copy(offs.base[g][:], randBytes(r, BlockSize))
+		copy(offs.fix[g][:], randBytes(r, BlockSize))
+	}
+	copy(sum[:], randBytes(r, BlockSize))
+	return offs, sum
 }
