@@ -211,7 +211,7 @@ func BenchmarkAVX512Tail(b *testing.B) {
 	for _, groups := range []int{1, 2, 3, 4} {
 		b.Run(fmt.Sprintf("kernel=4/blocks=%d", 4*groups), func(b *testing.B) {
 			for b.Loop() {
-				encryptBlocks4AVX512(&ks, &buf[0], &buf[0], groups)
+				encryptBlocks4AVX512(&ks, &buf[0], &buf[0], 4*groups)
 			}
 		})
 	}

@@ -46,15 +46,17 @@ func encryptOCB64AVX512(ks *schedule, dst, src *byte, n int, t *[ocbGroup][Block
 //go:noescape
 func decryptOCB64AVX512(ks *schedule, dst, src *byte, n int, t *[ocbGroup][BlockSize]byte, offs *ocbOffsets, sum *[BlockSize]byte)
 
-// encryptBlocks4AVX512 encrypts 4n blocks from src to dst, four at a time,
-// one in each 128-bit lane: for single blocks and short tails. Implemented
-// in avx512_amd64.s.
+// encryptBlocks4AVX512 encrypts n blocks from src to dst, four at a time,
+// one in each 128-bit lane: for single blocks and short tails. A last group
+// of fewer than four is loaded and stored with masks, which neither read
+// nor write past its blocks. Implemented in avx512_amd64.s.
 //
 //go:noescape
 func encryptBlocks4AVX512(ks *schedule, dst, src *byte, n int)
 
-// decryptBlocks4AVX512 decrypts 4n blocks from src to dst, four at a time,
-// one in each 128-bit lane. Implemented in avx512_amd64.s.
+// decryptBlocks4AVX512 decrypts n blocks from src to dst, four at a time,
+// one in each 128-bit lane, as encryptBlocks4AVX512. Implemented in
+// avx512_amd64.s.
 //
 //go:noescape
 func decryptBlocks4AVX512(ks *schedule, dst, src *byte, n int)
@@ -67,8 +69,8 @@ const smallTail = 4
 
 // encrypt64AVX512 encrypts the whole blocks of src into dst. Any count is
 // allowed: the blocks after the last full group of 64 go through the
-// 4-block kernels if there are at most smallTail of them, the last group
-// of 4 padded, and otherwise are padded into one group of 64; so the
+// 4-block kernels if there are at most smallTail of them, and otherwise
+// are padded into one group of 64; so the
 // kernels' code and timing are the same for every block, and no block
 // reaches a kernel that looks tables up.
 func encrypt64AVX512(ks *schedule, dst, src []byte) { crypt64AVX512(ks, dst, src, false) }
@@ -97,30 +99,24 @@ func crypt64AVX512(ks *schedule, dst, src []byte, dec bool) {
 		copy(dst[i:n*BlockSize], buf[:])
 		return
 	}
-	if q := r / 4; q > 0 {
-		runAVX512(ks, &dst[i], &src[i], q, 4, dec)
-		i += 4 * q * BlockSize
-	}
-	if i < n*BlockSize {
-		var buf [4 * BlockSize]byte
-		copy(buf[:], src[i:n*BlockSize])
-		runAVX512(ks, &buf[0], &buf[0], 1, 4, dec)
-		copy(dst[i:n*BlockSize], buf[:])
-	}
+	// In place, without a buffer: a single block copied into one and out
+	// again cost 5% more, its loads waiting for the copy's narrower stores.
+	runAVX512(ks, &dst[i], &src[i], r, 4, dec)
 }
 
-// runAVX512 runs the kernel of the width (4 or 64 blocks) and direction on
-// g groups. It calls them directly, not through function values, so that
-// the buffers of its callers do not escape.
-func runAVX512(ks *schedule, dst, src *byte, g, width int, dec bool) {
+// runAVX512 runs the kernel of the width and direction on n groups of 64
+// blocks (width 64) or n blocks (width 4). It calls them directly, not
+// through function values, so that the buffers of its callers do not
+// escape.
+func runAVX512(ks *schedule, dst, src *byte, n, width int, dec bool) {
 	switch {
 	case width == 64 && !dec:
-		encryptBlocks64AVX512(ks, dst, src, g)
+		encryptBlocks64AVX512(ks, dst, src, n)
 	case width == 64:
-		decryptBlocks64AVX512(ks, dst, src, g)
+		decryptBlocks64AVX512(ks, dst, src, n)
 	case !dec:
-		encryptBlocks4AVX512(ks, dst, src, g)
+		encryptBlocks4AVX512(ks, dst, src, n)
 	default:
-		decryptBlocks4AVX512(ks, dst, src, g)
+		decryptBlocks4AVX512(ks, dst, src, n)
 	}
 }
