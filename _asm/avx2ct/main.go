@@ -966,15 +966,7 @@ func round8(ks reg.Register, kw int, dec bool, x, y, p, q reg.VecVirtual, k0, k1
 		c.VPAND(consts.Offset(maskOffset), hi, hi)
 		chs[h] = &chain{a: hi, b: lo}
 	}
-	tt := c.YMM()
-	c.VBROADCASTI128(mixTable(ks), tt)
-	for _, ch := range chs {
-		a, b := c.YMM(), c.YMM()
-		c.VPXOR(ch.a, ch.b, a)
-		c.VPSHUFB(ch.a, tt, b)
-		c.VPXOR(ch.b, b, b)
-		ch.a, ch.b = a, b
-	}
+	firstMix(ks, chs)
 	// lanes applies one layer to both chains with the tables t(j, i) of
 	// the lanes' bytes j.
 	lanes := func(t func(j, i int) operand.Mem) {
