@@ -26,6 +26,9 @@ type aeadBlock struct {
 // 16 bytes long.
 func newAEADBlock(b cipher.Block) (aeadBlock, bool) {
 	if c, ok := b.(*Cipher); ok {
+		if c.ladder == nil {
+			panic(errNoKey)
+		}
 		return aeadBlock{c: c}, true
 	}
 	if b.BlockSize() != BlockSize {

@@ -116,8 +116,10 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 		encrypt64AVX2CT(ks, dst[:BlockSize], src[:BlockSize])
 	case genericCT:
 		encryptBlockGenericCT(ks, dst, src)
-	default:
+	case generic:
 		encryptBlockGeneric(ks, dst, src)
+	default:
+		panic(errNoKey)
 	}
 }
 
@@ -134,8 +136,10 @@ func (c *Cipher) Decrypt(dst, src []byte) {
 		decrypt64AVX2CT(ks, dst[:BlockSize], src[:BlockSize])
 	case genericCT:
 		decryptBlockGenericCT(ks, dst, src)
-	default:
+	case generic:
 		decryptBlockGeneric(ks, dst, src)
+	default:
+		panic(errNoKey)
 	}
 }
 

@@ -31,22 +31,28 @@ func (k *kernel) decrypt(ks *schedule, dst, src []byte) {
 // overlap entirely or not at all.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	if c.narrow == genericCT {
+	switch c.narrow {
+	case genericCT:
 		encryptBlockGenericCT(&c.ks, dst, src)
-		return
+	case generic:
+		encryptBlockGeneric(&c.ks, dst, src)
+	default:
+		panic(errNoKey)
 	}
-	encryptBlockGeneric(&c.ks, dst, src)
 }
 
 // Decrypt decrypts the first block of src into dst. dst and src must
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	if c.narrow == genericCT {
+	switch c.narrow {
+	case genericCT:
 		decryptBlockGenericCT(&c.ks, dst, src)
-		return
+	case generic:
+		decryptBlockGeneric(&c.ks, dst, src)
+	default:
+		panic(errNoKey)
 	}
-	decryptBlockGeneric(&c.ks, dst, src)
 }
 
 // expandKey computes the schedule of key that k's ladder reads: the

@@ -20,6 +20,9 @@ type blocks interface {
 
 func blocksOf(b cipher.Block) blocks {
 	if c, ok := b.(*Cipher); ok {
+		if c.ladder == nil {
+			panic(errNoKey)
+		}
 		return c
 	}
 	if b.BlockSize() != BlockSize {

@@ -67,6 +67,11 @@ func (c *Cipher) Implementation() string { return c.impl }
 // architecture (dispatch_*.go), so that a single block is one call from the
 // caller to the kernel.
 
+// errNoKey is the panic of every operation on a Cipher that no constructor
+// made: its zero value has no key schedule and no kernels, and must not
+// pass data through unencrypted.
+const errNoKey = "twofish: use of a Cipher without a key (make one with NewCipher)"
+
 // checkBlock panics as crypto/cipher's block ciphers do for a short dst or
 // src, or for dst and src that overlap but not exactly. It is small enough
 // to inline into Encrypt and Decrypt.
@@ -87,6 +92,9 @@ func checkBlock(dst, src []byte) {
 // Each kernel of the ladder takes as many blocks as fit its width, and the
 // last one takes the rest.
 func (c *Cipher) encryptBlocks(dst, src []byte) {
+	if c.ladder == nil {
+		panic(errNoKey)
+	}
 	for i, k := range c.ladder {
 		n := len(src)
 		if i < len(c.ladder)-1 {
@@ -101,6 +109,9 @@ func (c *Cipher) encryptBlocks(dst, src []byte) {
 
 // decryptBlocks is the inverse of encryptBlocks.
 func (c *Cipher) decryptBlocks(dst, src []byte) {
+	if c.ladder == nil {
+		panic(errNoKey)
+	}
 	for i, k := range c.ladder {
 		n := len(src)
 		if i < len(c.ladder)-1 {

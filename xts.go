@@ -67,6 +67,9 @@ func (x *XTS) Decrypt(plaintext, ciphertext []byte, sectorNum uint64) {
 }
 
 func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
+	if x.data == nil {
+		panic("twofish: use of an XTS without a key (make one with NewXTS)")
+	}
 	if len(src) < BlockSize {
 		panic("xts: input shorter than one block")
 	}
