@@ -26,7 +26,7 @@ type aeadBlock struct {
 // 16 bytes long.
 func newAEADBlock(b cipher.Block) (aeadBlock, bool) {
 	if c, ok := b.(*Cipher); ok {
-		if c.ladder == nil {
+		if !c.k.Keyed() {
 			panic(errNoKey)
 		}
 		return aeadBlock{c: c}, true

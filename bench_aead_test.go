@@ -156,29 +156,6 @@ func BenchmarkAEADCost(b *testing.B) {
 	}
 }
 
-// BenchmarkGHASH measures each GHASH implementation alone.
-func BenchmarkGHASH(b *testing.B) {
-	for _, g := range ghashImplementations() {
-		if !g.supported {
-			continue
-		}
-		for _, size := range []int{16, 256, 8192} {
-			b.Run(fmt.Sprintf("impl=%s/size=%d", g.name, size), func(b *testing.B) {
-				var h, y [16]byte
-				h[0] = 0x42
-				k := newGHASHKey(&h)
-				k.impl = g.impl
-				data := make([]byte, size)
-				b.SetBytes(int64(size))
-				b.ReportAllocs()
-				for b.Loop() {
-					ghashBlocks(k, &y, data)
-				}
-			})
-		}
-	}
-}
-
 func median(ds []time.Duration) time.Duration {
 	slices.Sort(ds)
 	return ds[len(ds)/2]

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 
 	"github.com/twofish-go/twofish/internal/alias"
+	"github.com/twofish-go/twofish/internal/ghash"
 )
 
 // GCM parameters, as crypto/cipher has them.
@@ -55,8 +56,7 @@ func newGCM(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 	g := &gcm{b: blk, nonceSize: nonceSize, tagSize: tagSize}
 	var h [BlockSize]byte
 	blk.encryptBlock(h[:], h[:])
-	g.key.init(&h)
-	g.key.impl = ghashAuto
+	g.key.Init(&h)
 	return g, nil
 }
 
@@ -64,7 +64,7 @@ func newGCM(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 type gcm struct {
 	b                  aeadBlock
 	nonceSize, tagSize int
-	key                ghashKey
+	key                ghash.Key
 }
 
 func (g *gcm) NonceSize() int { return g.nonceSize }
@@ -87,7 +87,7 @@ func (g *gcm) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 
 	var counter, tagMask, y [BlockSize]byte
 	g.deriveCounter(&counter, nonce)
-	ghashPadded(&g.key, &y, additionalData)
+	ghash.Padded(&g.key, &y, additionalData)
 	g.crypt(out[:len(plaintext)], plaintext, &counter, &y, &tagMask, false)
 	g.finish(&y, &tagMask, len(additionalData), len(plaintext))
 	copy(out[len(plaintext):], y[:g.tagSize])
@@ -113,7 +113,7 @@ func (g *gcm) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 
 	var counter, tagMask, y [BlockSize]byte
 	g.deriveCounter(&counter, nonce)
-	ghashPadded(&g.key, &y, additionalData)
+	ghash.Padded(&g.key, &y, additionalData)
 	// Hash and decrypt in one pass, chunk by chunk while it is in cache,
 	// and wipe the plaintext if the tag turns out wrong, as crypto/cipher
 	// does.
@@ -133,10 +133,10 @@ func (g *gcm) deriveCounter(counter *[BlockSize]byte, nonce []byte) {
 		counter[BlockSize-1] = 1
 		return
 	}
-	ghashPadded(&g.key, counter, nonce)
+	ghash.Padded(&g.key, counter, nonce)
 	var lens [BlockSize]byte
 	binary.BigEndian.PutUint64(lens[8:], uint64(len(nonce))*8)
-	ghashBlocks(&g.key, counter, lens[:])
+	ghash.Blocks(&g.key, counter, lens[:])
 }
 
 // gcmBatch is how many bytes of key stream one kernel call makes at most:
@@ -171,11 +171,11 @@ func (g *gcm) crypt(dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool)
 			skip = 0
 		}
 		if open {
-			ghashPadded(&g.key, y, src[:n])
+			ghash.Padded(&g.key, y, src[:n])
 		}
 		subtle.XORBytes(dst[:n], src[:n], k)
 		if !open {
-			ghashPadded(&g.key, y, dst[:n])
+			ghash.Padded(&g.key, y, dst[:n])
 		}
 		dst, src = dst[n:], src[n:]
 	}
@@ -186,6 +186,6 @@ func (g *gcm) finish(y, tagMask *[BlockSize]byte, adLen, ctLen int) {
 	var lens [BlockSize]byte
 	binary.BigEndian.PutUint64(lens[:8], uint64(adLen)*8)
 	binary.BigEndian.PutUint64(lens[8:], uint64(ctLen)*8)
-	ghashBlocks(&g.key, y, lens[:])
+	ghash.Blocks(&g.key, y, lens[:])
 	xorBlock(y[:], y[:], tagMask[:])
 }

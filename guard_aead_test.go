@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/guardpage"
 )
 
 // TestGuardPagesAEAD seals and opens with every mode and implementation
@@ -26,11 +28,11 @@ func TestGuardPagesAEAD(t *testing.T) {
 				c := mustCipher(t, randBytes(r, 32), impl.Name)
 				ns, ts := m.nonces[0], m.tags[0]
 				a := mustAEAD(t, m, c, ns, ts)
-				pa := newGuardedRegion(t, maxLen+ts)
-				pb := newGuardedRegion(t, maxLen+ts)
-				adr := newGuardedRegion(t, 3*BlockSize)
-				nr := newGuardedRegion(t, ns)
-				nonce := nr.atEnd(ns)
+				pa := guardpage.New(t, maxLen+ts)
+				pb := guardpage.New(t, maxLen+ts)
+				adr := guardpage.New(t, 3*BlockSize)
+				nr := guardpage.New(t, ns)
+				nonce := nr.AtEnd(ns)
 				copy(nonce, randBytes(r, ns))
 				for n := 0; n <= maxLen; n++ {
 					if n > 3*BlockSize && n%BlockSize > 1 && n%BlockSize < BlockSize-1 && (testing.Short() || n%5 != 0) {
@@ -40,28 +42,28 @@ func TestGuardPagesAEAD(t *testing.T) {
 						continue
 					}
 					k := n % (3*BlockSize + 1)
-					ad := adr.atEnd(k)
+					ad := adr.AtEnd(k)
 					if n%2 == 1 {
-						ad = adr.atStart(k)
+						ad = adr.AtStart(k)
 					}
 					copy(ad, randBytes(r, k))
-					pt := pa.atEnd(n)
+					pt := pa.AtEnd(n)
 					copy(pt, randBytes(r, n))
 					want := a.Seal(nil, bytes.Clone(nonce), bytes.Clone(pt), bytes.Clone(ad))
 					what := fmt.Sprintf("%d bytes, %d of associated data", n, k)
 
-					if got := a.Seal(pb.atStart(n + ts)[:0], nonce, pt, ad); !bytes.Equal(got, want) {
+					if got := a.Seal(pb.AtStart(n + ts)[:0], nonce, pt, ad); !bytes.Equal(got, want) {
 						t.Fatalf("%s: Seal to the start of a region differs", what)
 					}
-					if got := a.Seal(pb.atEnd(n + ts)[:0], nonce, pt, ad); !bytes.Equal(got, want) {
+					if got := a.Seal(pb.AtEnd(n + ts)[:0], nonce, pt, ad); !bytes.Equal(got, want) {
 						t.Fatalf("%s: Seal to the end of a region differs", what)
 					}
-					ct := pa.atEnd(n + ts)
+					ct := pa.AtEnd(n + ts)
 					copy(ct, want)
-					if got, err := a.Open(pb.atStart(n)[:0], nonce, ct, ad); err != nil || len(got) != n {
+					if got, err := a.Open(pb.AtStart(n)[:0], nonce, ct, ad); err != nil || len(got) != n {
 						t.Fatalf("%s: Open from the end of a region: %v", what, err)
 					}
-					if got, err := a.Open(pb.atEnd(n)[:0], nonce, ct, ad); err != nil || len(got) != n {
+					if got, err := a.Open(pb.AtEnd(n)[:0], nonce, ct, ad); err != nil || len(got) != n {
 						t.Fatalf("%s: Open to the end of a region: %v", what, err)
 					}
 					if _, err := a.Open(ct[:0], nonce, ct, ad); err != nil {

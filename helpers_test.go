@@ -50,14 +50,23 @@ func TestRequiredImplementations(t *testing.T) {
 		t.Skip("TWOFISH_TEST_REQUIRE is not set")
 	}
 	for _, name := range strings.Split(env, ",") {
-		k := find(name)
+		i := slices.IndexFunc(Implementations(), func(impl Implementation) bool { return impl.Name == name })
 		switch {
-		case k == nil:
+		case i < 0:
 			t.Errorf("TWOFISH_TEST_REQUIRE names %q, which this build does not have", name)
-		case !k.Supported:
+		case !Implementations()[i].Supported:
 			t.Errorf("TWOFISH_TEST_REQUIRE names %q, which this CPU does not support", name)
 		}
 	}
+}
+
+// widestBlocks is the widest kernel of this build, in blocks.
+func widestBlocks() int {
+	w := 1
+	for _, impl := range Implementations() {
+		w = max(w, impl.Blocks)
+	}
+	return w
 }
 
 // testRand returns a seeded generator and logs the seed if t fails, so a

@@ -20,7 +20,7 @@ type blocks interface {
 
 func blocksOf(b cipher.Block) blocks {
 	if c, ok := b.(*Cipher); ok {
-		if c.ladder == nil {
+		if !c.k.Keyed() {
 			panic(errNoKey)
 		}
 		return c

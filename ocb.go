@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/twofish-go/twofish/internal/alias"
+	"github.com/twofish-go/twofish/internal/kernel"
 )
 
 // NewOCB returns b in OCB mode (RFC 7253, OCB3) with nonces of nonceSize
@@ -132,7 +133,7 @@ func (c *ktopCache) put(n *[BlockSize]byte, k fe) {
 }
 
 // ocbGroup is how many blocks share a base offset (see ocb.t).
-const ocbGroup = 64
+const ocbGroup = kernel.OCBGroup
 
 func (o *ocb) NonceSize() int { return o.nonceSize }
 func (o *ocb) Overhead() int  { return o.tagSize }
@@ -209,68 +210,51 @@ func (o *ocb) initialOffset(nonce []byte) ocbBlock {
 // room for a block that rides along (the padding of a partial last block
 // of a ciphertext).
 const (
-	ocbBatch     = 8 * ocbGroup * BlockSize
+	ocbBatch     = kernel.OCBBatch
 	ocbHashBatch = 2 * ocbGroup * BlockSize
 )
-
-// The operations of ocbMask on each block: whiten it with its offset, and
-// add it to the checksum before (ocbSumSrc) or after (ocbSumDst).
-const (
-	ocbWhiten = iota
-	ocbSumSrc
-	ocbSumDst
-)
-
-// ocbOffsets is what ocbMask reads for a batch, and what whiten leaves
-// for unwhitening: each group's base offset (the offset of the block
-// before it), and what the last block of a whole group XORs in besides
-// t[63] (see ocb.t; zero in an odd-numbered group).
-type ocbOffsets struct {
-	base [ocbBatch / (ocbGroup * BlockSize)][BlockSize]byte
-	fix  [ocbBatch / (ocbGroup * BlockSize)][BlockSize]byte
-}
 
 // whiten applies the offsets of the blocks of src (at most ocbBatch bytes,
 // starting with a group) and writes them to dst, per op, as offsets
 // computes them.
-func (o *ocb) whiten(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, op int, offs *ocbOffsets) {
+func (o *ocb) whiten(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, op int, offs *kernel.OCBOffsets) {
 	o.offsets(len(src), off, g, offs)
-	ocbMask(dst, src, &o.t, offs, sum, op)
+	kernel.OCBMask(dst, src, &o.t, offs, sum, op)
 }
 
 // crypt encrypts or decrypts a batch of blocks (at most ocbBatch bytes,
 // starting with a group) from src into dst, which may be src, with the
 // offsets after *off, as offsets computes them, and adds the plaintext to
 // the checksum sum.
-func (o *ocb) crypt(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, offs *ocbOffsets, dec bool) {
+func (o *ocb) crypt(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, offs *kernel.OCBOffsets, dec bool) {
 	o.offsets(len(src), off, g, offs)
-	if ocbGroups(&o.b, dst, src, &o.t, offs, sum, dec) {
+	if o.b.c != nil && o.b.c.k.OCBGroups(dst, src, &o.t, offs, sum, dec) {
 		return
 	}
 	if dec {
-		ocbMask(dst, src, &o.t, offs, sum, ocbWhiten)
+		kernel.OCBMask(dst, src, &o.t, offs, sum, kernel.OCBWhiten)
 		o.b.decryptBlocks(dst, dst)
-		ocbMask(dst, dst, &o.t, offs, sum, ocbSumDst)
+		kernel.OCBMask(dst, dst, &o.t, offs, sum, kernel.OCBSumDst)
 		return
 	}
 	// The checksum reads the plaintext before dst overwrites it in place.
-	ocbMask(dst, src, &o.t, offs, sum, ocbSumSrc)
+	kernel.OCBMask(dst, src, &o.t, offs, sum, kernel.OCBSumSrc)
 	o.b.encryptBlocks(dst, dst)
-	ocbMask(dst, dst, &o.t, offs, sum, ocbWhiten)
+	kernel.OCBMask(dst, dst, &o.t, offs, sum, kernel.OCBWhiten)
 }
 
 // offsets computes the offsets of a batch of size bytes of blocks into
 // offs, starting from the offset *off of the block before them, and
 // advances *off and the count *g of whole groups.
-func (o *ocb) offsets(size int, off *ocbBlock, g *uint64, offs *ocbOffsets) {
+func (o *ocb) offsets(size int, off *ocbBlock, g *uint64, offs *kernel.OCBOffsets) {
 	// Words in locals: Go would otherwise move the blocks through memory
 	// in halves of different widths, which the CPU cannot forward.
 	le := binary.LittleEndian
 	o0, o1 := off[0], off[1]
 	for j := 0; j < size; j += ocbGroup * BlockSize {
 		i := j / (ocbGroup * BlockSize)
-		le.PutUint64(offs.base[i][:], o0)
-		le.PutUint64(offs.base[i][8:], o1)
+		le.PutUint64(offs.Base[i][:], o0)
+		le.PutUint64(offs.Base[i][8:], o1)
 		n := min(size-j, ocbGroup*BlockSize) / BlockSize
 		t := &o.t[n-1]
 		o0 ^= le.Uint64(t[:])
@@ -278,8 +262,8 @@ func (o *ocb) offsets(size int, off *ocbBlock, g *uint64, offs *ocbOffsets) {
 		if n == ocbGroup {
 			*g++
 			fix := o.groupFix(*g)
-			le.PutUint64(offs.fix[i][:], fix[0])
-			le.PutUint64(offs.fix[i][8:], fix[1])
+			le.PutUint64(offs.Fix[i][:], fix[0])
+			le.PutUint64(offs.Fix[i][8:], fix[1])
 			o0 ^= fix[0]
 			o1 ^= fix[1]
 		}
@@ -292,35 +276,6 @@ func (o *ocb) offsets(size int, off *ocbBlock, g *uint64, offs *ocbOffsets) {
 func (o *ocb) groupFix(g uint64) ocbBlock {
 	a, b := &o.l[6], &o.l[(6+bits.TrailingZeros64(g))&63]
 	return ocbBlock{a[0] ^ b[0], a[1] ^ b[1]}
-}
-
-// ocbMaskGeneric is ocbMask in Go.
-func ocbMaskGeneric(dst, src []byte, t *[ocbGroup][BlockSize]byte, offs *ocbOffsets, sum *[BlockSize]byte, op int) {
-	le := binary.LittleEndian
-	s0, s1 := le.Uint64(sum[:]), le.Uint64(sum[8:])
-	n := min(len(src), ocbBatch) / BlockSize
-	for b := range n {
-		g, k := b/ocbGroup, b%ocbGroup
-		x0, x1 := le.Uint64(src[16*b:]), le.Uint64(src[16*b+8:])
-		if op == ocbSumSrc {
-			s0 ^= x0
-			s1 ^= x1
-		}
-		x0 ^= le.Uint64(offs.base[g][:]) ^ le.Uint64(t[k][:])
-		x1 ^= le.Uint64(offs.base[g][8:]) ^ le.Uint64(t[k][8:])
-		if k == ocbGroup-1 {
-			x0 ^= le.Uint64(offs.fix[g][:])
-			x1 ^= le.Uint64(offs.fix[g][8:])
-		}
-		if op == ocbSumDst {
-			s0 ^= x0
-			s1 ^= x1
-		}
-		le.PutUint64(dst[16*b:], x0)
-		le.PutUint64(dst[16*b+8:], x1)
-	}
-	le.PutUint64(sum[:], s0)
-	le.PutUint64(sum[8:], s1)
 }
 
 // checksum XORs the whole blocks of b into sum.
@@ -344,7 +299,7 @@ func checksum(sum *ocbBlock, b []byte) {
 // (RFC 7253, section 4.2). The blocks are whitened in place in dst.
 func (o *ocb) seal(dst, src, nonce, ad []byte) (tag [BlockSize]byte) {
 	var sum [BlockSize]byte
-	var offs ocbOffsets
+	var offs kernel.OCBOffsets
 	var g uint64
 	off := o.initialOffset(nonce)
 	whole := len(src) &^ (BlockSize - 1)
@@ -382,7 +337,7 @@ func (o *ocb) seal(dst, src, nonce, ad []byte) (tag [BlockSize]byte) {
 // right (RFC 7253, section 4.3). The blocks are whitened in place in dst.
 func (o *ocb) open(dst, src, nonce, ad, tag []byte) bool {
 	var sum [BlockSize]byte
-	var offs ocbOffsets
+	var offs kernel.OCBOffsets
 	var g uint64
 	off := o.initialOffset(nonce)
 	whole := len(src) &^ (BlockSize - 1)
@@ -441,13 +396,13 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	}
 	var buf [ocbHashBatch + 2*BlockSize]byte
 	var s, off ocbBlock
-	var offs ocbOffsets
+	var offs kernel.OCBOffsets
 	var g uint64
 	var unused [BlockSize]byte
 	whole := len(ad) &^ (BlockSize - 1)
 	for k := 0; ; k += ocbHashBatch {
 		n := min(whole-k, ocbHashBatch)
-		o.whiten(buf[:n], ad[k:k+n], &off, &g, &unused, ocbWhiten, &offs)
+		o.whiten(buf[:n], ad[k:k+n], &off, &g, &unused, kernel.OCBWhiten, &offs)
 		if k+n < whole {
 			o.b.encryptBlocks(buf[:n], buf[:n])
 			checksum(&s, buf[:n])

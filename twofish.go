@@ -4,10 +4,11 @@ import (
 	"strconv"
 
 	"github.com/twofish-go/twofish/internal/alias"
+	"github.com/twofish-go/twofish/internal/kernel"
 )
 
 // BlockSize is the Twofish block size in bytes.
-const BlockSize = 16
+const BlockSize = kernel.BlockSize
 
 // KeySizeError is returned by NewCipher for a key that is not 16, 24 or 32
 // bytes long. Its text is that of golang.org/x/crypto/twofish.
@@ -18,12 +19,10 @@ func (k KeySizeError) Error() string {
 }
 
 // A Cipher is an instance of Twofish encryption using a particular key. It
-// implements cipher.Block and is safe for concurrent use.
+// implements cipher.Block and is safe for concurrent use. A Cipher that no
+// constructor made has no key: every operation on it panics.
 type Cipher struct {
-	ks     schedule
-	ladder []*kernel // widest first; the last one takes any number of blocks
-	impl   string    // the name NewCipher chose or NewCipherImpl was given
-	narrow *kernel   // the narrowest kernel of the ladder, for single blocks
+	k kernel.Cipher
 }
 
 // NewCipher creates and returns a Cipher with the implementation that the
@@ -31,7 +30,7 @@ type Cipher struct {
 // environment variable (see the package documentation). The key must be 16,
 // 24 or 32 bytes long, selecting Twofish-128, -192 or -256.
 func NewCipher(key []byte) (*Cipher, error) {
-	return newCipher(key, selection().kernel)
+	return newCipher(key, kernel.Auto())
 }
 
 // NewCipherImpl is like NewCipher but pins the implementation named impl,
@@ -39,29 +38,35 @@ func NewCipher(key []byte) (*Cipher, error) {
 // narrower kernels of its family the rest. It returns an error if impl is
 // unknown or not supported on this CPU. TWOFISH_IMPL does not affect it.
 func NewCipherImpl(key []byte, impl string) (*Cipher, error) {
-	k, err := lookup(impl)
+	k, err := kernel.Lookup(impl)
 	if err != nil {
 		return nil, err
 	}
 	return newCipher(key, k)
 }
 
-func newCipher(key []byte, k *kernel) (*Cipher, error) {
+func newCipher(key []byte, k *kernel.Kernel) (*Cipher, error) {
 	switch len(key) {
 	case 16, 24, 32:
 	default:
 		return nil, KeySizeError(len(key))
 	}
-	c := &Cipher{ladder: k.ladder, impl: k.Name, narrow: k.ladder[len(k.ladder)-1]}
-	k.expandKey(&c.ks, key)
+	c := new(Cipher)
+	c.k.Init(k, key)
 	return c, nil
 }
 
 // BlockSize returns the Twofish block size, 16 bytes.
 func (c *Cipher) BlockSize() int { return BlockSize }
 
-// Implementation returns the name of the widest kernel c uses.
-func (c *Cipher) Implementation() string { return c.impl }
+// Implementation returns the name of the widest kernel c uses, "" for a
+// Cipher without a key.
+func (c *Cipher) Implementation() string {
+	if k := c.k.Head(); k != nil {
+		return k.Name
+	}
+	return ""
+}
 
 // Encrypt and Decrypt are defined with the kernel switch of each
 // architecture (dispatch_*.go), so that a single block is one call from the
@@ -70,7 +75,7 @@ func (c *Cipher) Implementation() string { return c.impl }
 // errNoKey is the panic of every operation on a Cipher that no constructor
 // made: its zero value has no key schedule and no kernels, and must not
 // pass data through unencrypted.
-const errNoKey = "twofish: use of a Cipher without a key (make one with NewCipher)"
+const errNoKey = kernel.ErrNoKey
 
 // checkBlock panics as crypto/cipher's block ciphers do for a short dst or
 // src, or for dst and src that overlap but not exactly. It is small enough
@@ -88,38 +93,9 @@ func checkBlock(dst, src []byte) {
 }
 
 // encryptBlocks encrypts the whole blocks of src into dst, which must be at
-// least as long. Callers check lengths and overlap; in place is allowed.
-// Each kernel of the ladder takes as many blocks as fit its width, and the
-// last one takes the rest.
-func (c *Cipher) encryptBlocks(dst, src []byte) {
-	if c.ladder == nil {
-		panic(errNoKey)
-	}
-	for i, k := range c.ladder {
-		n := len(src)
-		if i < len(c.ladder)-1 {
-			n -= n % (k.Blocks * BlockSize)
-		}
-		if n > 0 {
-			k.encrypt(&c.ks, dst[:n], src[:n])
-			dst, src = dst[n:], src[n:]
-		}
-	}
-}
+// least as long, through c's ladder of kernels. Callers check lengths and
+// overlap; in place is allowed.
+func (c *Cipher) encryptBlocks(dst, src []byte) { c.k.EncryptBlocks(dst, src) }
 
 // decryptBlocks is the inverse of encryptBlocks.
-func (c *Cipher) decryptBlocks(dst, src []byte) {
-	if c.ladder == nil {
-		panic(errNoKey)
-	}
-	for i, k := range c.ladder {
-		n := len(src)
-		if i < len(c.ladder)-1 {
-			n -= n % (k.Blocks * BlockSize)
-		}
-		if n > 0 {
-			k.decrypt(&c.ks, dst[:n], src[:n])
-			dst, src = dst[n:], src[n:]
-		}
-	}
-}
+func (c *Cipher) decryptBlocks(dst, src []byte) { c.k.DecryptBlocks(dst, src) }

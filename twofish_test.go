@@ -115,28 +115,6 @@ func TestImplementations(t *testing.T) {
 	}
 }
 
-// TestLadders checks that a pinned implementation hands leftover blocks only
-// to narrower kernels of its own kind, ending in a one-block kernel, and
-// that a constant-time kernel never hands work to a table kernel.
-func TestLadders(t *testing.T) {
-	for _, k := range kernels {
-		if k.ladder[0] != k {
-			t.Errorf("%s: ladder starts with %s", k.Name, k.ladder[0].Name)
-		}
-		for i, n := range k.ladder {
-			if i > 0 && n.Blocks >= k.ladder[i-1].Blocks {
-				t.Errorf("%s: ladder is not narrowing at %s", k.Name, n.Name)
-			}
-			if k.ConstantTime && !n.ConstantTime {
-				t.Errorf("constant-time %s hands blocks to table kernel %s", k.Name, n.Name)
-			}
-			if n.Supported != k.Supported && k.Supported {
-				t.Errorf("%s is supported but its narrower %s is not", k.Name, n.Name)
-			}
-		}
-	}
-}
-
 func TestBlockMisuse(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		c := mustCipher(t, make([]byte, 16), impl.Name)
@@ -194,29 +172,6 @@ func TestAllocations(t *testing.T) {
 	})
 }
 
-// TestChoose checks how TWOFISH_IMPL's value changes the automatic choice.
-func TestChoose(t *testing.T) {
-	policyName, _ := policy()
-	if c := choose("", false); c.kernel.Name != policyName {
-		t.Errorf("unset: %s, want the policy's %s", c.kernel.Name, policyName)
-	}
-	for _, impl := range Implementations() {
-		c := choose(impl.Name, true)
-		if impl.Supported && (c.kernel.Name != impl.Name || !strings.HasPrefix(c.reason, "TWOFISH_IMPL="+impl.Name+" overrides")) {
-			t.Errorf("TWOFISH_IMPL=%s: %s (%s)", impl.Name, c.kernel.Name, c.reason)
-		}
-		if !impl.Supported && (c.kernel.Name != policyName || !strings.Contains(c.reason, "not supported")) {
-			t.Errorf("TWOFISH_IMPL=%s on a CPU without it: %s (%s)", impl.Name, c.kernel.Name, c.reason)
-		}
-	}
-	for _, env := range []string{"", "nonsense", "GENERIC"} {
-		c := choose(env, true)
-		if c.kernel.Name != policyName || !strings.Contains(c.reason, "TWOFISH_IMPL ignored: twofish: unknown implementation") {
-			t.Errorf("TWOFISH_IMPL=%q: %s (%s)", env, c.kernel.Name, c.reason)
-		}
-	}
-}
-
 // TestImplEnvironment runs this test binary again with TWOFISH_IMPL set, as
 // the variable is read once per process.
 func TestImplEnvironment(t *testing.T) {
@@ -232,7 +187,7 @@ func TestImplEnvironment(t *testing.T) {
 		cmd.Env = append(os.Environ(), "TWOFISH_TEST_CHILD=1", "TWOFISH_IMPL="+env)
 		out, err := cmd.CombinedOutput()
 		if errors.Is(err, syscall.ENOEXEC) {
-			t.Skipf("cannot re-execute the test binary here (%v); TestChoose covers the rules", err)
+			t.Skipf("cannot re-execute the test binary here (%v); internal/cpu's TestOverride covers the rules", err)
 		}
 		if err != nil {
 			t.Fatalf("TWOFISH_IMPL=%s: %v\n%s", env, err, out)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 
 	"github.com/twofish-go/twofish/internal/alias"
+	"github.com/twofish-go/twofish/internal/kernel"
 )
 
 // XTS is Twofish in XEX-based tweaked-codebook mode with ciphertext stealing
@@ -20,19 +21,19 @@ type XTS struct {
 // Like x/crypto/xts, it accepts equal halves; IEEE 1619 requires them to
 // differ, and ensuring that is the caller's job.
 func NewXTS(key []byte) (*XTS, error) {
-	return newXTS(key, selection().kernel)
+	return newXTS(key, kernel.Auto())
 }
 
 // NewXTSImpl is like NewXTS but pins the implementation, as NewCipherImpl.
 func NewXTSImpl(key []byte, impl string) (*XTS, error) {
-	k, err := lookup(impl)
+	k, err := kernel.Lookup(impl)
 	if err != nil {
 		return nil, err
 	}
 	return newXTS(key, k)
 }
 
-func newXTS(key []byte, k *kernel) (*XTS, error) {
+func newXTS(key []byte, k *kernel.Kernel) (*XTS, error) {
 	switch len(key) {
 	case 32, 48, 64:
 	default:

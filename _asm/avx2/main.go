@@ -1,7 +1,7 @@
-// Command avx2 generates avx2_amd64.s, the 16-way AVX2 Twofish kernels,
+// Command avx2 generates internal/kernel/avx2_amd64.s, the 16-way AVX2 Twofish kernels,
 // with avo. Run it through go generate in the package directory:
 //
-//	cd _asm/avx2 && go run . -out ../../avx2_amd64.s -pkg twofish
+//	go run -C ../../_asm/avx2 . -out ../../internal/kernel/avx2_amd64.s -pkg kernel
 //
 // Both kernels load 16 blocks as eight ymm of two blocks and transpose the
 // dwords of each 128-bit lane 4x4 (as libgcrypt's AVX2 code does), so that
@@ -62,7 +62,7 @@ import (
 var c = build.NewContext()
 
 func main() {
-	asmgen.Main(c, "avx2", func() {
+	asmgen.Main(c, "avx2", "github.com/twofish-go/twofish/internal/kernel", func() {
 		for _, v := range []variant{vpgather, gather} {
 			for _, dec := range []bool{false, true} {
 				kernel(v, dec)

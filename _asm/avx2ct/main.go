@@ -1,8 +1,8 @@
-// Command avx2ct generates avx2ct_amd64.s, the constant-time AVX2 Twofish
+// Command avx2ct generates internal/kernel/avx2ct_amd64.s, the constant-time AVX2 Twofish
 // kernels (avx2-ct), with avo. Run it through go generate in the package
 // directory:
 //
-//	cd _asm/avx2ct && go run . -out ../../avx2ct_amd64.s -pkg twofish
+//	go run -C ../../_asm/avx2ct . -out ../../internal/kernel/avx2ct_amd64.s -pkg kernel
 //
 // # Design
 //
@@ -91,7 +91,7 @@ import (
 var c = build.NewContext()
 
 func main() {
-	asmgen.Main(c, "avx2ct", func() {
+	asmgen.Main(c, "avx2ct", "github.com/twofish-go/twofish/internal/kernel", func() {
 		constants()
 		for _, kw := range []int{2, 3, 4} {
 			for _, dec := range []bool{false, true} {

@@ -1,8 +1,8 @@
-// Command avx512 generates avx512_amd64.s, the constant-time AVX-512 VBMI
+// Command avx512 generates internal/kernel/avx512_amd64.s, the constant-time AVX-512 VBMI
 // Twofish kernels, with avo. Run it through go generate in the package
 // directory:
 //
-//	cd _asm/avx512 && go run . -out ../../avx512_amd64.s -pkg twofish
+//	go run -C ../../_asm/avx512 . -out ../../internal/kernel/avx512_amd64.s -pkg kernel
 //
 // # Design
 //
@@ -81,7 +81,7 @@ import (
 var c = build.NewContext()
 
 func main() {
-	asmgen.Main(c, "avx512", func() {
+	asmgen.Main(c, "avx512", "github.com/twofish-go/twofish/internal/kernel", func() {
 		constants()
 		smallConstants()
 		for _, dec := range []bool{false, true} {

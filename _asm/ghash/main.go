@@ -1,8 +1,8 @@
-// Command ghash generates ghash_amd64.s, GCM's GHASH with carry-less
+// Command ghash generates internal/ghash/ghash_amd64.s, GCM's GHASH with carry-less
 // multiplication, with avo. Run it through go generate in the package
 // directory:
 //
-//	cd _asm/ghash && go run . -out ../../ghash_amd64.s -pkg twofish
+//	go run -C ../../_asm/ghash . -out ../../internal/ghash/ghash_amd64.s -pkg ghash
 //
 // # Arithmetic
 //
@@ -54,7 +54,7 @@ import (
 var c = build.NewContext()
 
 func main() {
-	asmgen.Main(c, "ghash", func() {
+	asmgen.Main(c, "ghash", "github.com/twofish-go/twofish/internal/ghash", func() {
 		constants()
 		function("ghashBlocksCLMUL", sse, 8)
 		function("ghashBlocksAVX2", avx2, 16)

@@ -1,7 +1,7 @@
-// Command ocb generates ocb_amd64.s, the offset arithmetic of OCB's bulk
+// Command ocb generates internal/kernel/ocb_amd64.s, the offset arithmetic of OCB's bulk
 // path, with avo. Run it through go generate in the package directory:
 //
-//	cd _asm/ocb && go run . -out ../../ocb_amd64.s -pkg twofish
+//	go run -C ../../_asm/ocb . -out ../../internal/kernel/ocb_amd64.s -pkg kernel
 //
 // OCB (RFC 7253) whitens block i with Offset_i = Offset_(i-1) ^ L_ntz(i)
 // before and after the block cipher. Within a group of 64 blocks that
@@ -39,7 +39,7 @@ import (
 var c = build.NewContext()
 
 func main() {
-	asmgen.Main(c, "ocb", func() {
+	asmgen.Main(c, "ocb", "github.com/twofish-go/twofish/internal/kernel", func() {
 		function("ocbMaskSSE2", 1)
 		function("ocbMaskAVX2", 2)
 		function("ocbMaskAVX512", 4)

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/twofish-go/twofish"
+	"github.com/twofish-go/twofish/internal/cpu"
 )
 
 // infoJSON is what "twofish info -json" prints.
@@ -30,6 +31,23 @@ type infoJSON struct {
 	Selected        string     `json:"selected"`        // the implementation NewCipher selects
 	Reason          string     `json:"reason"`          // and why
 	ConstantTime    bool       `json:"selected_constant_time"`
+	// Choices are every CPU-dependent choice of the build (internal/cpu):
+	// the block kernel, the 1-way kernels' body, GHASH, OCB's offsets.
+	Choices []choiceJSON `json:"choices"`
+}
+
+// choiceJSON is one CPU-dependent choice in "twofish info -json".
+type choiceJSON struct {
+	Part    string       `json:"part"`
+	Chosen  string       `json:"chosen"`
+	Reason  string       `json:"reason"`
+	Options []optionJSON `json:"options"` // in order of preference
+}
+
+// optionJSON is one implementation a choice had.
+type optionJSON struct {
+	Name      string `json:"name"`
+	Supported bool   `json:"supported"`
 }
 
 // implJSON is one implementation in "twofish info -json".
@@ -43,20 +61,19 @@ type implJSON struct {
 // runInfo implements "twofish info": what the CPU policy sees of the
 // processor (vendor, family and model, features, Gather Data Sampling), a
 // line per implementation compiled into this build, then the one NewCipher
-// selects and why; with -json, the same and the Go version as one JSON
-// object.
+// selects and why, and every CPU-dependent choice of the build with its
+// options; with -json, the same and the Go version as one JSON object.
 func runInfo(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("info", " [-json]", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object, for scripts")
 	if !parseFlags(fs, args) {
 		return exitUsage
 	}
-	cpu := twofish.CPUReport()
-	f := cpu.Facts
+	f := cpu.HostFacts()
 	if *asJSON {
 		info := infoJSON{
 			CPU: cpuName(), Vendor: f.Vendor, Family: hexNumber(f.Family), Model: hexNumber(f.Model),
-			Features: cpu.Features, GDS: f.GDS,
+			Features: f.Features(), GDS: f.GDS,
 			Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		}
 		if info.Features == nil {
@@ -67,6 +84,13 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		}
 		info.Selected, info.Reason = twofish.AutoImplementation()
 		info.ConstantTime = selectedConstantTime()
+		for _, c := range cpu.Host().All() {
+			cj := choiceJSON{Part: c.Part, Chosen: c.Name, Reason: c.Reason}
+			for _, o := range c.Options {
+				cj.Options = append(cj.Options, optionJSON{o.Name, o.Supported})
+			}
+			info.Choices = append(info.Choices, cj)
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(info); err != nil {
@@ -77,7 +101,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "cpu: %s\n", cpuName())
 	fmt.Fprintf(stdout, "vendor: %s, %s\n", orNone(f.Vendor), f.FamilyModel())
-	fmt.Fprintf(stdout, "features: %s\n", orNone(strings.Join(cpu.Features, " ")))
+	fmt.Fprintf(stdout, "features: %s\n", orNone(strings.Join(f.Features(), " ")))
 	fmt.Fprintf(stdout, "gather data sampling: %s\n", orNone(f.GDS))
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -95,6 +119,8 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintln(stdout, "constant time: no, the selected kernels index key-dependent tables; pin a constant-time implementation for that")
 	}
+	fmt.Fprintln(stdout)
+	fmt.Fprint(stdout, choices())
 	return exitOK
 }
 
@@ -116,6 +142,25 @@ func selectedConstantTime() bool {
 func selected() string {
 	name, reason := twofish.AutoImplementation()
 	return "NewCipher selects " + name + ": " + reason
+}
+
+// choices lists every CPU-dependent choice, a line each: the part, the
+// implementation chosen and why, then the options with "-" marking those
+// this CPU does not run.
+func choices() string {
+	var b strings.Builder
+	for _, c := range cpu.Host().All() {
+		var opts []string
+		for _, o := range c.Options {
+			if o.Supported {
+				opts = append(opts, o.Name)
+			} else {
+				opts = append(opts, "-"+o.Name)
+			}
+		}
+		fmt.Fprintf(&b, "%s: %s (of %s): %s\n", c.Part, c.Name, strings.Join(opts, " "), c.Reason)
+	}
+	return b.String()
 }
 
 // hexNumber formats a family or model number as libgcrypt prints it: "0x1a".

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/twofish-go/twofish"
+	"github.com/twofish-go/twofish/internal/cpu"
 )
 
 // TestInfo checks that info describes the CPU as the policy sees it, then
@@ -18,13 +19,20 @@ func TestInfo(t *testing.T) {
 	if status != exitOK || stderr != "" {
 		t.Fatalf("twofish info: exit status %d, stderr:\n%s", status, stderr)
 	}
-	cpu, table, ok := strings.Cut(strings.TrimSuffix(stdout, "\n"), "\n\n")
-	if !ok {
-		t.Fatalf("no blank line between the CPU and the implementations:\n%s", stdout)
+	sections := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n\n")
+	if len(sections) != 3 {
+		t.Fatalf("want three sections (CPU, implementations, choices) apart by blank lines:\n%s", stdout)
+	}
+	cpuLines, table := sections[0], sections[1]
+	if want := strings.TrimSuffix(choices(), "\n"); sections[2] != want {
+		t.Errorf("choices:\n%s\nwant:\n%s", sections[2], want)
+	}
+	if n := len(strings.Split(sections[2], "\n")); n != len(cpu.Host().All()) {
+		t.Errorf("%d lines of choices, want %d", n, len(cpu.Host().All()))
 	}
 
-	f := twofish.CPUReport().Facts
-	features := strings.Join(twofish.CPUReport().Features, " ")
+	f := cpu.HostFacts()
+	features := strings.Join(f.Features(), " ")
 	if features == "" {
 		features = "none"
 	}
@@ -42,8 +50,8 @@ func TestInfo(t *testing.T) {
 		"features: " + features,
 		"gather data sampling: " + gds,
 	}
-	if got := strings.Split(cpu, "\n"); !slices.Equal(got, wantCPU) {
-		t.Errorf("CPU lines:\n%s\nwant:\n%s", cpu, strings.Join(wantCPU, "\n"))
+	if got := strings.Split(cpuLines, "\n"); !slices.Equal(got, wantCPU) {
+		t.Errorf("CPU lines:\n%s\nwant:\n%s", cpuLines, strings.Join(wantCPU, "\n"))
 	}
 
 	lines := strings.Split(table, "\n")
@@ -79,14 +87,23 @@ func TestInfoJSONCPU(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatal(err)
 	}
-	r := twofish.CPUReport()
-	f := r.Facts
+	f := cpu.HostFacts()
 	if got.Vendor != f.Vendor || got.Family != hexNumber(f.Family) || got.Model != hexNumber(f.Model) ||
-		got.GDS != f.GDS || !slices.Equal(got.Features, r.Features) && len(r.Features) > 0 {
-		t.Errorf("got vendor %q family %q model %q features %q GDS %q, want %+v, %q", got.Vendor, got.Family, got.Model, got.Features, got.GDS, f, r.Features)
+		got.GDS != f.GDS || !slices.Equal(got.Features, f.Features()) && len(f.Features()) > 0 {
+		t.Errorf("got vendor %q family %q model %q features %q GDS %q, want %+v, %q", got.Vendor, got.Family, got.Model, got.Features, got.GDS, f, f.Features())
 	}
 	if got.Features == nil {
 		t.Errorf("features is null, want a list")
+	}
+	host := cpu.Host().All()
+	if len(got.Choices) != len(host) {
+		t.Fatalf("%d choices, want %d", len(got.Choices), len(host))
+	}
+	for i, c := range host {
+		g := got.Choices[i]
+		if g.Part != c.Part || g.Chosen != c.Name || g.Reason != c.Reason || len(g.Options) != len(c.Options) {
+			t.Errorf("choice %d: %+v, want %+v", i, g, c)
+		}
 	}
 }
 

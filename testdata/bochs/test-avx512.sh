@@ -2,10 +2,10 @@
 # test-avx512.sh: run the avx512-vbmi kernels' tests on an emulated AVX-512
 # CPU, for machines without AVX-512 (and for CI). It installs what it needs
 # from Debian's packages, fetches Debian's kernel, builds the package's test
-# binary statically and runs, inside Bochs 2.7 (cpu model tigerlake), the
-# known-answer tests, a prefix of the Monte Carlo tests (-short), the
-# differential test against generic, the single-block path against
-# x/crypto and the guard-page test, all for avx512-vbmi alone, with
+# binary of internal/kernel statically and runs, inside Bochs 2.7 (cpu
+# model tigerlake), the known-answer tests, a prefix of the Monte Carlo
+# tests (-short), the differential test against generic, the single-block
+# entry points and the guard-page test, all for avx512-vbmi alone, with
 # TWOFISH_TEST_REQUIRE=avx512-vbmi so that a kernel that the guest cannot
 # run fails instead of being skipped. It fails unless every one of those
 # tests reports PASS for avx512-vbmi.
@@ -59,12 +59,10 @@ echo "guest kernel: $kernel"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o "$W/init.bin" ./testdata/bochs/init
-CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go test -c -o "$W/twofish.test" .
-# The tests read the known-answer files from testdata/.
-mkdir -p "$W/work/testdata"
-cp testdata/*.TXT "$W/work/testdata/"
+CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go test -c -o "$W/twofish.test" ./internal/kernel
+mkdir -p "$W/work"
 
-tests='TestKnownAnswers|TestMonteCarlo|TestDifferential|TestXCryptoCompatibility|TestGuardPages|TestRequiredImplementations'
+tests='TestKnownAnswers|TestMonteCarlo|TestDifferential|TestSingleBlocks|TestGuardPages|TestRequiredKernels'
 run="^($tests)\$/^(avx512-vbmi|[A-Z]+_[DE]_M)\$/^(avx512-vbmi|key=[0-9]+)\$"
 # Go's runtime uses AVX-512 with GFNI itself: since Go 1.26 its garbage
 # collector scans spans with VGF2P8AFFINEQB where the CPU has GFNI,
@@ -86,7 +84,7 @@ fail=0
 grep -q '^\[bochs\] @@GUEST flags:.*avx512vbmi' "$W/out.txt" || { echo "FAIL: the guest CPU does not report avx512vbmi"; fail=1; }
 for t in TestKnownAnswers/avx512-vbmi TestMonteCarlo/ECB_E_M/avx512-vbmi TestMonteCarlo/ECB_D_M/avx512-vbmi \
   TestMonteCarlo/CBC_E_M/avx512-vbmi TestMonteCarlo/CBC_D_M/avx512-vbmi TestDifferential/avx512-vbmi \
-  TestXCryptoCompatibility/avx512-vbmi TestGuardPages/avx512-vbmi TestRequiredImplementations; do
+  TestSingleBlocks/avx512-vbmi TestGuardPages/avx512-vbmi TestRequiredKernels; do
   grep -q -- "--- PASS: $t " "$W/out.txt" || { echo "FAIL: no PASS line for $t"; fail=1; }
 done
 echo "avx512-vbmi under Bochs: $(( $(date +%s) - start )) s in all"

@@ -15,13 +15,13 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// Main generates the assembly of the twofish package with ctx: it parses
-// avo's flags (-out, -stubs, -pkg) under the generator's name, loads the
-// package as amd64 whatever the host (go generate passes its own GOARCH),
+// Main generates the assembly of the package pkg (an import path) with
+// ctx: it parses avo's flags (-out, -stubs, -pkg) under the generator's
+// name, loads the package as amd64 whatever the host (go generate passes its own GOARCH),
 // sets the gc,!purego constraint, runs emit to build the functions, checks
 // the allocated code with RefuseBP and then checks, and writes the output.
 // It does not return.
-func Main(ctx *build.Context, name string, emit func(), checks ...func(*ir.File) error) {
+func Main(ctx *build.Context, name, pkg string, emit func(), checks ...func(*ir.File) error) {
 	// avo's build package registers its flags on flag.CommandLine; use a
 	// set of our own to reach its configuration.
 	fs := flag.NewFlagSet(name, flag.ExitOnError)
@@ -29,7 +29,7 @@ func Main(ctx *build.Context, name string, emit func(), checks ...func(*ir.File)
 	fs.Parse(os.Args[1:])
 
 	os.Setenv("GOARCH", "amd64")
-	ctx.Package("github.com/twofish-go/twofish")
+	ctx.Package(pkg)
 	ctx.ConstraintExpr("gc,!purego")
 	emit()
 

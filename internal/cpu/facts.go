@@ -1,0 +1,124 @@
+package cpu
+
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// Facts are what the choices know of a processor: the answers of CPUID, as
+// github.com/klauspost/cpuid/v2 reports them, and the operating system's
+// word on Gather Data Sampling. A plain struct, so that every choice can be
+// tested on any machine with the facts of any CPU.
+type Facts struct {
+	// Vendor is the CPUID vendor string: "GenuineIntel", "AuthenticAMD", …;
+	// "" where there is none (not x86).
+	Vendor string
+	// Family and Model are the display family and model, base and extended
+	// fields combined (Intel Skylake is family 6 model 0x5E, AMD Zen 5
+	// family 0x1A).
+	Family, Model int
+	// AVX2 is the CPU's AVX2 flag and OSYMM whether the operating system
+	// saves the ymm registers (XCR0 bits 1 and 2). klauspost/cpuid reports
+	// AVX and AVX2 only when the OS saves ymm; the rules check both, for
+	// facts that come from elsewhere.
+	AVX2, OSYMM bool
+	// BMI1 and BMI2 select the 1-way kernels' body that reads bytes with
+	// BEXTR and SHRX.
+	BMI1, BMI2 bool
+	// SSSE3, CLMUL (PCLMULQDQ) and VPCLMULQDQ are what GHASH's kernels use.
+	SSSE3, CLMUL, VPCLMULQDQ bool
+	// The AVX-512 subsets and GFNI, for the block kernels and the AMD rules
+	// (Zen 4 was the first AMD core with AVX-512).
+	AVX512F, AVX512BW, AVX512VL, AVX512VBMI, GFNI bool
+	// OSZMM is whether the operating system saves the zmm and mask
+	// registers (XCR0 bits 5 to 7). klauspost/cpuid reports the AVX-512
+	// flags only when it does; the rules check both, as for OSYMM.
+	OSZMM bool
+	// GDS is the first line of the Linux file
+	// /sys/devices/system/cpu/vulnerabilities/gather_data_sampling ("Not
+	// affected", "Vulnerable", "Mitigation: Microcode", "Unknown: …"), or
+	// "" where there is no such file (other operating systems, older
+	// kernels).
+	GDS string
+	// Brand is the processor's brand string, for reports only.
+	Brand string
+}
+
+// gdsFile is where Linux reports Gather Data Sampling ("Downfall").
+const gdsFile = "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling"
+
+// readGDS returns the first line of gdsFile, or "" if it cannot be read.
+func readGDS() string {
+	if runtime.GOOS != "linux" {
+		return ""
+	}
+	b, err := os.ReadFile(gdsFile)
+	if err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSpace(line)
+}
+
+// cpuidFacts returns the facts that CPUID gives, without GDS.
+func cpuidFacts() Facts {
+	c := &cpuid.CPU
+	return Facts{
+		Vendor:     c.VendorString,
+		Family:     c.Family,
+		Model:      c.Model,
+		AVX2:       c.Supports(cpuid.AVX2),
+		OSYMM:      c.Supports(cpuid.AVX), // klauspost/cpuid sets AVX only if XCR0 enables ymm
+		BMI1:       c.Supports(cpuid.BMI1),
+		BMI2:       c.Supports(cpuid.BMI2),
+		SSSE3:      c.Supports(cpuid.SSSE3),
+		CLMUL:      c.Supports(cpuid.CLMUL),
+		VPCLMULQDQ: c.Supports(cpuid.VPCLMULQDQ),
+		AVX512F:    c.Supports(cpuid.AVX512F),
+		AVX512BW:   c.Supports(cpuid.AVX512BW),
+		AVX512VL:   c.Supports(cpuid.AVX512VL),
+		AVX512VBMI: c.Supports(cpuid.AVX512VBMI),
+		GFNI:       c.Supports(cpuid.GFNI),
+		OSZMM:      c.Supports(cpuid.AVX512F), // set only if XCR0 enables the AVX-512 state
+		Brand:      strings.TrimSpace(c.BrandName),
+	}
+}
+
+// HostFacts returns the facts of the CPU this process runs on, computed
+// once.
+var HostFacts = sync.OnceValue(func() Facts {
+	f := cpuidFacts()
+	f.GDS = readGDS()
+	return f
+})
+
+// Features lists the facts that are true, by name ("BMI1", "AVX2", "OSYMM",
+// "AVX512F", …), in a fixed order.
+func (f Facts) Features() []string {
+	var names []string
+	for _, feat := range []struct {
+		name string
+		on   bool
+	}{
+		{"BMI1", f.BMI1}, {"BMI2", f.BMI2}, {"SSSE3", f.SSSE3}, {"CLMUL", f.CLMUL},
+		{"AVX2", f.AVX2}, {"OSYMM", f.OSYMM}, {"VPCLMULQDQ", f.VPCLMULQDQ},
+		{"AVX512F", f.AVX512F}, {"AVX512BW", f.AVX512BW}, {"AVX512VL", f.AVX512VL},
+		{"AVX512VBMI", f.AVX512VBMI}, {"OSZMM", f.OSZMM}, {"GFNI", f.GFNI},
+	} {
+		if feat.on {
+			names = append(names, feat.name)
+		}
+	}
+	return names
+}
+
+// FamilyModel formats the family and model in hexadecimal, as libgcrypt's
+// hwf-x86.c and its debug output name them: "family 0x6 model 0x5e".
+func (f Facts) FamilyModel() string {
+	return "family 0x" + strconv.FormatInt(int64(f.Family), 16) + " model 0x" + strconv.FormatInt(int64(f.Model), 16)
+}

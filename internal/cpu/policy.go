@@ -1,0 +1,151 @@
+package cpu
+
+import "strings"
+
+// blockPolicy is the rule for the x86-64 block kernels: which one heads
+// the ladder that NewCipher uses, from the facts of a CPU. It is a pure
+// function, built and tested on every architecture; Decide applies it where
+// the build has the x86-64 kernels, and TWOFISH_IMPL overrides it.
+//
+// The rules, and what they rest on:
+//
+//   - AVX-512 F, BW, VL and VBMI with an operating system that saves the
+//     zmm registers: avx512-vbmi, which is constant-time and the fastest
+//     kernel wherever it runs: measured on Zen 5 at 1.15 c/B for 128- and
+//     256-bit keys, 4.0x avx2-gather and 6.7x amd64-3way (ECB, 8 KiB,
+//     `twofish bench`). Zen 4, Ice Lake, Tiger Lake and Sapphire
+//     Rapids have VBMI too and are expected to gain as much; Skylake-X and
+//     Cascade Lake have AVX-512 without VBMI and follow the AVX2 rules.
+//   - No AVX2, or an operating system that does not save the ymm
+//     registers: amd64-3way.
+//   - Intel family 6 except Haswell (models 0x3C, 0x3F, 0x45, 0x46):
+//     VPGATHERDD is fast (libgcrypt's hwf-x86.c), unless the
+//     model is one that Gather Data Sampling ("Downfall") affects and the
+//     operating system does not say it is unmitigated: the microcode
+//     that mitigates GDS makes VPGATHERDD about 3x slower than the manual
+//     gather (libgcrypt's "replace VPGATHER with manual gather" patch of
+//     2023 measured 28.6 against 9.0 c/B on Tiger Lake).
+//     Unknown GDS ("Unknown: …", common in virtual machines; no file; not
+//     Linux) counts as mitigated. Then avx2-vpgather, else avx2-gather.
+//   - AMD: see amdPolicy, measured.
+//   - Any other vendor: avx2-gather; VPGATHERDD is untested there, and
+//     libgcrypt never uses it.
+func blockPolicy(f Facts) (name, reason string) {
+	switch {
+	case f.AVX512F && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.OSZMM:
+		return "avx512-vbmi", f.Vendor + " " + f.FamilyModel() + " with AVX-512 VBMI: the constant-time 64-way kernel, with no table look-ups, is also the fastest (Zen 5: 1.15 c/B, 4x the AVX2 table kernel)"
+	case !f.AVX2:
+		return "amd64-3way", "no AVX2: the 3-way scalar kernel, three blocks interleaved, is the fastest here"
+	case !f.OSYMM:
+		return "amd64-3way", "the CPU has AVX2 but the operating system does not save the ymm registers: the 3-way scalar kernel"
+	}
+	switch f.Vendor {
+	case "GenuineIntel":
+		return intelPolicy(f)
+	case "AuthenticAMD":
+		return amdPolicy(f)
+	}
+	vendor := f.Vendor
+	if vendor == "" {
+		vendor = "unknown vendor"
+	}
+	return "avx2-gather", vendor + " " + f.FamilyModel() + " with AVX2: the manual gather, since VPGATHERDD is fast only where it has been measured"
+}
+
+// intelPolicy is the policy for Intel CPUs with AVX2.
+func intelPolicy(f Facts) (name, reason string) {
+	cpu := "Intel " + f.FamilyModel()
+	switch {
+	case f.Family != 6:
+		return "avx2-gather", cpu + ": VPGATHERDD is measured fast only on family 6 (libgcrypt hwf-x86), so the manual gather"
+	case haswell[f.Model]:
+		return "avx2-gather", cpu + " (Haswell): VPGATHERDD is slow on Haswell (libgcrypt hwf-x86), so the manual gather"
+	case !gdsAffected[f.Model]:
+		return "avx2-vpgather", cpu + ": VPGATHERDD is fast after Haswell (libgcrypt hwf-x86) and this model is not affected by Gather Data Sampling"
+	case gdsUnmitigated(f.GDS):
+		return "avx2-vpgather", cpu + ": VPGATHERDD is fast after Haswell (libgcrypt hwf-x86) and the OS reports GDS as " + quote(f.GDS)
+	case f.GDS == "":
+		return "avx2-gather", cpu + ": a model affected by Gather Data Sampling with no GDS status from the OS; its mitigation makes VPGATHERDD about 3x slower, so the manual gather"
+	}
+	return "avx2-gather", cpu + ": the OS reports GDS as " + quote(f.GDS) + "; mitigated (or possibly mitigated) VPGATHERDD is about 3x slower than the manual gather (libgcrypt, Tiger Lake)"
+}
+
+// amdPolicy is the policy for AMD CPUs with AVX2: always the manual gather.
+//
+// Measured on this project's AMD Zen 5 (family 0x1A model 0x2, a KVM
+// guest), 8 KiB, 256-bit key, ratios of medians in one process
+// (`go test -bench 'ECB|Modes'`, tools/benchratio.py): avx2-gather runs ECB 1.65x and CTR 1.63x as fast as
+// amd64-3way, avx2-vpgather only 1.09x and 1.10x. libgcrypt 1.11's AVX2
+// code (its manual gather) runs 1.00x our 3-way and 0.90x its own 3-way
+// code there, close to the 0.84x measured on Zen 3 (12 c/B
+// against 10.1 c/B); avx2-gather is 1.62x libgcrypt's AVX2 code. Zen 4:
+// libgcrypt's manual gather beat its VPGATHERDD by 6% (its 2023 manual-gather patch), and ours
+// beats libgcrypt's. Zen 3 and Zen 2 have the same look-up resources as
+// far as the kernels go (three loads and four ALU operations a cycle), and
+// the manual gather needs fewer ALU operations per look-up than the 3-way
+// kernel, so the manual gather is chosen there too, by that estimate
+// (libgcrypt's 3-way beating libgcrypt's AVX2 on Zen 3 says nothing of
+// ours, which does per block a quarter of its vector inserts). Zen 1 and
+// Hygon execute ymm instructions in two halves, but the manual gather's
+// rounds use xmm only. VPGATHERDD is never chosen on AMD: slower than the
+// manual gather on Zen 4 (libgcrypt) and Zen 5 (measured), and slower than
+// the 3-way kernel before Zen 4 (libgcrypt hwf-x86.c).
+func amdPolicy(f Facts) (name, reason string) {
+	cpu := "AMD " + f.FamilyModel()
+	switch gen := amdGeneration(f); gen {
+	case "Zen 5":
+		return "avx2-gather", cpu + " (Zen 5): measured on Zen 5, the manual gather runs ECB and CTR 1.6x as fast as the 3-way kernel and 1.5x as fast as VPGATHERDD"
+	case "Zen 4":
+		return "avx2-gather", cpu + " (Zen 4): the manual gather beats VPGATHERDD here (libgcrypt) and on Zen 5 (measured: 1.5x)"
+	case "Zen 3", "Zen 2", "Zen 1":
+		return "avx2-gather", cpu + " (" + gen + "): the manual gather, estimated from Zen 5 at about 1.5x the 3-way kernel; VPGATHERDD is slow before Zen 4"
+	}
+	return "avx2-gather", cpu + ": the manual gather, since VPGATHERDD is slow on AMD before Zen 4 and slower than the manual gather after"
+}
+
+// amdGeneration names the Zen generation of an AMD CPU, or "" if it is
+// not one of the Zen cores this policy knows.
+func amdGeneration(f Facts) string {
+	switch {
+	case f.Family == 0x17 && f.Model < 0x30:
+		return "Zen 1" // Zen and Zen+
+	case f.Family == 0x17:
+		return "Zen 2"
+	case f.Family == 0x19 && f.AVX512F:
+		return "Zen 4" // Zen 4 is the first AMD core with AVX-512
+	case f.Family == 0x19:
+		return "Zen 3"
+	case f.Family == 0x1A:
+		return "Zen 5"
+	}
+	return ""
+}
+
+// gdsUnmitigated reports whether the Linux GDS status says that no
+// microcode mitigation slows VPGATHERDD down: "Not affected", or
+// "Vulnerable" with or without a detail ("Vulnerable: No microcode").
+func gdsUnmitigated(status string) bool {
+	return status == "Not affected" || status == "Vulnerable" || strings.HasPrefix(status, "Vulnerable:")
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+// haswell are the Intel family 6 models of Haswell, whose VPGATHERDD is slow
+// (libgcrypt hwf-x86.c).
+var haswell = map[int]bool{0x3C: true, 0x3F: true, 0x45: true, 0x46: true}
+
+// gdsAffected are the Intel family 6 models with AVX2 that Gather Data
+// Sampling affects (Intel's list, as Linux's cpu_vuln_blacklist has it):
+// Skylake, Kaby Lake, Coffee Lake, Comet Lake, Ice Lake, Tiger Lake and
+// Rocket Lake cores, client and server. Later cores (Alder Lake and on,
+// Sapphire Rapids and on) and earlier ones (Broadwell) are not affected.
+var gdsAffected = map[int]bool{
+	0x4E: true, 0x5E: true, // Skylake client
+	0x55: true,             // Skylake, Cascade Lake, Cooper Lake server
+	0x8E: true, 0x9E: true, // Kaby Lake, Coffee Lake, Whiskey Lake, Amber Lake
+	0xA5: true, 0xA6: true, // Comet Lake
+	0x7D: true, 0x7E: true, // Ice Lake client
+	0x6A: true, 0x6C: true, // Ice Lake server
+	0x8C: true, 0x8D: true, // Tiger Lake
+	0xA7: true, // Rocket Lake
+}

@@ -1,0 +1,238 @@
+package cpu
+
+import (
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Synthetic CPUs for the policy, with the facts that klauspost/cpuid and
+// Linux report for them.
+var (
+	intelAVX2 = Facts{Vendor: "GenuineIntel", Family: 6, AVX2: true, OSYMM: true}
+	amdAVX2   = Facts{Vendor: "AuthenticAMD", AVX2: true, OSYMM: true}
+)
+
+func with(f Facts, edit func(*Facts)) Facts {
+	edit(&f)
+	return f
+}
+
+func avx512(f *Facts) { f.AVX512F, f.AVX512BW, f.AVX512VL, f.OSZMM = true, true, true, true }
+
+func TestPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    Facts
+		want string
+	}{
+		{"Haswell", with(intelAVX2, func(f *Facts) { f.Model = 0x3C; f.GDS = "Not affected" }), "avx2-gather"},
+		{"Haswell-E", with(intelAVX2, func(f *Facts) { f.Model = 0x3F }), "avx2-gather"},
+		{"Broadwell", with(intelAVX2, func(f *Facts) { f.Model = 0x3D; f.GDS = "Not affected" }), "avx2-vpgather"},
+		{"Broadwell, no GDS file", with(intelAVX2, func(f *Facts) { f.Model = 0x3D }), "avx2-vpgather"},
+		{"Skylake, GDS vulnerable", with(intelAVX2, func(f *Facts) { f.Model = 0x5E; f.GDS = "Vulnerable" }), "avx2-vpgather"},
+		{"Skylake, GDS vulnerable, no microcode", with(intelAVX2, func(f *Facts) { f.Model = 0x5E; f.GDS = "Vulnerable: No microcode" }), "avx2-vpgather"},
+		{"Skylake, GDS mitigated", with(intelAVX2, func(f *Facts) { f.Model = 0x5E; f.GDS = "Mitigation: Microcode" }), "avx2-gather"},
+		{"Skylake, GDS mitigated and locked", with(intelAVX2, func(f *Facts) { f.Model = 0x4E; f.GDS = "Mitigation: Microcode (locked)" }), "avx2-gather"},
+		{"Skylake-SP in a VM", with(intelAVX2, func(f *Facts) { f.Model = 0x55; f.GDS = "Unknown: Dependent on hypervisor status"; avx512(f) }), "avx2-gather"},
+		{"Skylake, not Linux", with(intelAVX2, func(f *Facts) { f.Model = 0x5E }), "avx2-gather"},
+		{"Tiger Lake, GDS mitigated", with(intelAVX2, func(f *Facts) { f.Model = 0x8C; f.GDS = "Mitigation: Microcode"; avx512(f); f.AVX512VBMI = true }), "avx512-vbmi"},
+		{"Tiger Lake, AVX-512 disabled by the OS", with(intelAVX2, func(f *Facts) { f.Model = 0x8C; f.GDS = "Mitigation: Microcode" }), "avx2-gather"},
+		{"Ice Lake server", with(intelAVX2, func(f *Facts) { f.Model = 0x6A; f.GDS = "Vulnerable"; avx512(f); f.AVX512VBMI = true }), "avx512-vbmi"},
+		{"Sapphire Rapids", with(intelAVX2, func(f *Facts) { f.Model = 0x8F; f.GDS = "Not affected"; avx512(f); f.AVX512VBMI = true }), "avx512-vbmi"},
+		{"Cascade Lake (AVX-512 without VBMI)", with(intelAVX2, func(f *Facts) { f.Model = 0x55; f.GDS = "Mitigation: Microcode"; avx512(f) }), "avx2-gather"},
+		{"VBMI flags but no OS zmm support", with(intelAVX2, func(f *Facts) { f.Model = 0x8F; avx512(f); f.AVX512VBMI = true; f.OSZMM = false }), "avx2-vpgather"},
+		{"Alder Lake", with(intelAVX2, func(f *Facts) { f.Model = 0x97; f.GDS = "Not affected" }), "avx2-vpgather"},
+		{"Alder Lake, not Linux", with(intelAVX2, func(f *Facts) { f.Model = 0x9A }), "avx2-vpgather"},
+		{"Intel, another family", with(intelAVX2, func(f *Facts) { f.Family, f.Model = 0x13, 0x01; f.GDS = "Not affected" }), "avx2-gather"},
+		{"AMD Zen 1", with(amdAVX2, func(f *Facts) { f.Family, f.Model = 0x17, 0x01; f.GDS = "Not affected" }), "avx2-gather"},
+		{"AMD Zen 2", with(amdAVX2, func(f *Facts) { f.Family, f.Model = 0x17, 0x31; f.GDS = "Not affected" }), "avx2-gather"},
+		{"AMD Zen 3", with(amdAVX2, func(f *Facts) { f.Family, f.Model = 0x19, 0x21; f.GDS = "Not affected" }), "avx2-gather"},
+		{"AMD Zen 3 (EPYC Milan)", with(amdAVX2, func(f *Facts) { f.Family, f.Model = 0x19, 0x01 }), "avx2-gather"},
+		{"AMD Zen 4", with(amdAVX2, func(f *Facts) {
+			f.Family, f.Model = 0x19, 0x61
+			f.GDS = "Not affected"
+			avx512(f)
+			f.AVX512VBMI, f.GFNI = true, true
+		}), "avx512-vbmi"},
+		{"AMD Zen 4 without OS zmm support", with(amdAVX2, func(f *Facts) {
+			f.Family, f.Model = 0x19, 0x61
+			avx512(f)
+			f.AVX512VBMI, f.OSZMM = true, false
+		}), "avx2-gather"},
+		{"AMD Zen 5", with(amdAVX2, func(f *Facts) {
+			f.Family, f.Model = 0x1A, 0x02
+			f.GDS = "Not affected"
+			avx512(f)
+			f.AVX512VBMI, f.GFNI = true, true
+		}), "avx512-vbmi"},
+		{"AMD Excavator", with(amdAVX2, func(f *Facts) { f.Family, f.Model = 0x15, 0x60 }), "avx2-gather"},
+		{"unknown vendor with AVX2", Facts{Vendor: "CentaurHauls", Family: 7, Model: 0x3B, AVX2: true, OSYMM: true}, "avx2-gather"},
+		{"no vendor with AVX2", Facts{AVX2: true, OSYMM: true}, "avx2-gather"},
+		{"AVX2 without OS support for ymm", with(intelAVX2, func(f *Facts) { f.Model = 0x5E; f.OSYMM = false; f.GDS = "Vulnerable" }), "amd64-3way"},
+		{"AMD AVX2 without OS support for ymm", with(amdAVX2, func(f *Facts) { f.Family = 0x1A; f.OSYMM = false }), "amd64-3way"},
+		{"no AVX2 (Nehalem)", Facts{Vendor: "GenuineIntel", Family: 6, Model: 0x1A}, "amd64-3way"},
+		{"no AVX2, AVX only (Sandy Bridge)", Facts{Vendor: "GenuineIntel", Family: 6, Model: 0x2A, OSYMM: true}, "amd64-3way"},
+		{"nothing known", Facts{}, "amd64-3way"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name, reason := blockPolicy(tc.f)
+			if name != tc.want {
+				t.Errorf("blockPolicy(%+v) = %s (%s), want %s", tc.f, name, reason, tc.want)
+			}
+			if reason == "" || strings.ContainsAny(reason, "\n\r") {
+				t.Errorf("reason %q is not one line", reason)
+			}
+			if tc.f.Vendor != "" && tc.f.AVX2 && tc.f.OSYMM && !strings.Contains(reason, tc.f.FamilyModel()) {
+				t.Errorf("reason %q does not name the CPU (%s)", reason, tc.f.FamilyModel())
+			}
+			if !slices.Contains(allBlockImpls, name) {
+				t.Errorf("policy names %q, which is no block implementation", name)
+			}
+		})
+	}
+}
+
+// TestPolicyMonotone checks properties that hold for every CPU: without
+// AVX2 and OS support for the ymm registers the policy never picks an AVX2
+// kernel, and it picks avx2-vpgather only where VPGATHERDD is known fast.
+func TestPolicyMonotone(t *testing.T) {
+	for _, vendor := range []string{"GenuineIntel", "AuthenticAMD", "HygonGenuine", ""} {
+		for _, family := range []int{5, 6, 0x15, 0x17, 0x19, 0x1A} {
+			for model := range 256 {
+				for _, gds := range []string{"", "Not affected", "Vulnerable", "Mitigation: Microcode", "Unknown: Dependent on hypervisor status"} {
+					for _, bits := range []int{0, 1, 2, 3} {
+						f := Facts{Vendor: vendor, Family: family, Model: model, GDS: gds, AVX2: bits&1 != 0, OSYMM: bits&2 != 0}
+						name, reason := blockPolicy(f)
+						switch {
+						case !(f.AVX2 && f.OSYMM) && name != "amd64-3way":
+							t.Fatalf("%+v: %s (%s) without AVX2 and ymm support", f, name, reason)
+						case name == "avx2-vpgather" && (vendor != "GenuineIntel" || family != 6 || haswell[model]):
+							t.Fatalf("%+v: %s (%s) where VPGATHERDD is not known fast", f, name, reason)
+						case name == "avx2-vpgather" && gdsAffected[model] && !gdsUnmitigated(gds):
+							t.Fatalf("%+v: %s (%s) with GDS mitigated or unknown", f, name, reason)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestGDSUnmitigated(t *testing.T) {
+	for status, want := range map[string]bool{
+		"Not affected":                            true,
+		"Vulnerable":                              true,
+		"Vulnerable: No microcode":                true,
+		"Mitigation: Microcode":                   false,
+		"Mitigation: Microcode (locked)":          false,
+		"Mitigation: AVX disabled, no microcode":  false,
+		"Unknown: Dependent on hypervisor status": false,
+		"": false,
+	} {
+		if got := gdsUnmitigated(status); got != want {
+			t.Errorf("gdsUnmitigated(%q) = %v, want %v", status, got, want)
+		}
+	}
+}
+
+// allBlockImpls are the block implementations of the amd64 build, which
+// blockPolicy chooses from on every architecture.
+var allBlockImpls = []string{"avx512-vbmi", "avx2-ct", "avx2-gather", "avx2-vpgather", "amd64-3way", "amd64-1way", "generic", "generic-ct"}
+
+// TestHostChoices checks that this process's choices are Decide's for this
+// machine's facts, that the block kernel is the policy's unless
+// TWOFISH_IMPL overrides it, and that every choice is one this CPU runs.
+func TestHostChoices(t *testing.T) {
+	f := HostFacts()
+	t.Logf("host: %s %q %s, features %v, GDS %q", f.Vendor, f.Brand, f.FamilyModel(), f.Features(), f.GDS)
+	want, host := Decide(f), Host()
+	for i, c := range host.All() {
+		t.Logf("%s: %s (%s)", c.Part, c.Name, c.Reason)
+		if !c.Supported(c.Name) {
+			t.Errorf("%s: chose %q, which this CPU does not run (options %+v)", c.Part, c.Name, c.Options)
+		}
+		if c.Part != Block && !reflect.DeepEqual(c, want.All()[i]) {
+			t.Errorf("Host().%s = %+v, Decide(HostFacts()) = %+v", c.Part, c, want.All()[i])
+		}
+	}
+	if slices.Equal(blockImpls, allBlockImpls) {
+		if p, r := blockPolicy(f); p != want.Block.Name || r != want.Block.Reason {
+			t.Errorf("Decide chose %s (%s), blockPolicy(host facts) = %s (%s)", want.Block.Name, want.Block.Reason, p, r)
+		}
+	}
+	if _, set := os.LookupEnv("TWOFISH_IMPL"); set {
+		return
+	}
+	if !reflect.DeepEqual(host.Block, want.Block) {
+		t.Errorf("Host().Block = %+v, want the policy's %+v", host.Block, want.Block)
+	}
+}
+
+// TestDecide checks the choices other than the block kernel on synthetic
+// CPUs: each is the first option the CPU runs.
+func TestDecide(t *testing.T) {
+	zen5 := with(amdAVX2, func(f *Facts) {
+		f.Family, f.Model = 0x1A, 0x02
+		avx512(f)
+		f.AVX512VBMI, f.GFNI, f.BMI1, f.BMI2, f.SSSE3, f.CLMUL, f.VPCLMULQDQ = true, true, true, true, true, true, true
+	})
+	nehalem := Facts{Vendor: "GenuineIntel", Family: 6, Model: 0x1A, SSSE3: true, CLMUL: true}
+	for _, tc := range []struct {
+		name               string
+		f                  Facts
+		scalar, ghash, ocb string
+	}{
+		{"Zen 5", zen5, "bmi", "avx512-vpclmulqdq", "avx512"},
+		{"Zen 5 without OS zmm support", with(zen5, func(f *Facts) { f.OSZMM = false }), "bmi", "avx2-vpclmulqdq", "avx2"},
+		{"Haswell", with(intelAVX2, func(f *Facts) { f.Model = 0x3C; f.BMI1, f.BMI2, f.SSSE3, f.CLMUL = true, true, true, true }), "bmi", "pclmulqdq", "avx2"},
+		{"Nehalem", nehalem, "baseline", "pclmulqdq", "sse2"},
+		{"nothing known", Facts{}, "baseline", "generic", "sse2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Decide(tc.f)
+			if !slices.Equal(ghashImpls, []string{"generic"}) {
+				if c.Scalar.Name != tc.scalar || c.GHASH.Name != tc.ghash || c.OCBMask.Name != tc.ocb {
+					t.Errorf("scalar %s, GHASH %s, OCB %s; want %s, %s, %s", c.Scalar.Name, c.GHASH.Name, c.OCBMask.Name, tc.scalar, tc.ghash, tc.ocb)
+				}
+			}
+			for _, ch := range c.All() {
+				if ch.Name == "" || !ch.Supported(ch.Name) || ch.Reason == "" {
+					t.Errorf("%s: %+v is no supported choice", ch.Part, ch)
+				}
+			}
+		})
+	}
+}
+
+func TestOverride(t *testing.T) {
+	f := with(amdAVX2, func(f *Facts) { f.Family = 0x1A })
+	auto := Decide(f)
+	if got := override(auto, "", false); !reflect.DeepEqual(got, auto) {
+		t.Errorf("unset TWOFISH_IMPL changed the choice to %+v", got.Block)
+	}
+	if slices.Equal(blockImpls, allBlockImpls) {
+		got := override(auto, "amd64-1way", true).Block
+		if got.Name != "amd64-1way" || !strings.HasPrefix(got.Reason, "TWOFISH_IMPL=amd64-1way overrides") {
+			t.Errorf("TWOFISH_IMPL=amd64-1way: %s (%s)", got.Name, got.Reason)
+		}
+		if got := override(auto, "avx512-vbmi", true).Block; got.Name != auto.Block.Name || !strings.Contains(got.Reason, "is not supported on this CPU") {
+			t.Errorf("TWOFISH_IMPL=avx512-vbmi on a CPU without it: %s (%s)", got.Name, got.Reason)
+		}
+	}
+	if got := override(auto, "nonesuch", true).Block; got.Name != auto.Block.Name || !strings.Contains(got.Reason, `TWOFISH_IMPL ignored: twofish: unknown implementation "nonesuch"`) {
+		t.Errorf("TWOFISH_IMPL=nonesuch: %s (%s)", got.Name, got.Reason)
+	}
+}
+
+func TestFacts(t *testing.T) {
+	if got := (Facts{Family: 0x1A, Model: 0x2}).FamilyModel(); got != "family 0x1a model 0x2" {
+		t.Errorf("FamilyModel() = %q", got)
+	}
+	f := Facts{AVX2: true, OSYMM: true, AVX512VBMI: true}
+	if got := f.Features(); !slices.Equal(got, []string{"AVX2", "OSYMM", "AVX512VBMI"}) {
+		t.Errorf("Features() = %v", got)
+	}
+}

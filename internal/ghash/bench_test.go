@@ -1,0 +1,29 @@
+package ghash
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkGHASH measures each GHASH implementation alone.
+func BenchmarkGHASH(b *testing.B) {
+	for _, g := range ghashImplementations() {
+		if !g.supported {
+			continue
+		}
+		for _, size := range []int{16, 256, 8192} {
+			b.Run(fmt.Sprintf("impl=%s/size=%d", g.name, size), func(b *testing.B) {
+				var h, y [16]byte
+				h[0] = 0x42
+				var k Key
+				k.initWith(&h, g.impl)
+				data := make([]byte, size)
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				for b.Loop() {
+					Blocks(&k, &y, data)
+				}
+			})
+		}
+	}
+}

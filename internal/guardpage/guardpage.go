@@ -1,0 +1,40 @@
+//go:build linux || darwin
+
+// Package guardpage maps buffers between inaccessible pages, for the tests
+// that run kernels and modes over buffers flush against a page that faults:
+// a read or write one byte outside a buffer crashes the test.
+package guardpage
+
+import (
+	"syscall"
+	"testing"
+)
+
+// A Region is n usable bytes (rounded up to pages) between two
+// inaccessible pages.
+type Region struct{ usable []byte }
+
+// New maps a Region of at least n usable bytes, unmapped when tb ends.
+func New(tb testing.TB, n int) *Region {
+	tb.Helper()
+	page := syscall.Getpagesize()
+	pages := (n + page - 1) / page
+	mem, err := syscall.Mmap(-1, 0, (pages+2)*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		tb.Fatalf("mmap: %v", err)
+	}
+	tb.Cleanup(func() { syscall.Munmap(mem) })
+	for _, g := range [][]byte{mem[:page], mem[(pages+1)*page:]} {
+		if err := syscall.Mprotect(g, syscall.PROT_NONE); err != nil {
+			tb.Fatalf("mprotect: %v", err)
+		}
+	}
+	return &Region{mem[page : (pages+1)*page]}
+}
+
+// AtEnd returns n bytes flush against the following guard page.
+func (g *Region) AtEnd(n int) []byte { return g.usable[len(g.usable)-n:] }
+
+// AtStart returns n bytes flush against the preceding guard page, with no
+// capacity beyond them.
+func (g *Region) AtStart(n int) []byte { return g.usable[:n:n] }

@@ -1,0 +1,218 @@
+//go:build gc && !purego
+
+package kernel
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestAVX512AssemblyIsConstantTime reads avx512_amd64.s and checks, for
+// each of its functions, the properties that make the avx512-vbmi kernels
+// constant-time by construction:
+//
+//   - no memory operand has an index register, and no instruction gathers
+//     or scatters: every address is a general-purpose register plus a
+//     constant;
+//   - the general-purpose registers hold public values only: each is
+//     written only from the argument frame, constants, other
+//     general-purpose registers and addresses (LEAQ), never from memory
+//     elsewhere or from a vector or mask register;
+//   - no instruction sets the flags from vector or mask data (VPTEST,
+//     KORTEST, KTEST, COMIS), so every conditional branch tests public
+//     values, and there is no CALL or indirect jump.
+//
+// Together: no address and no branch depends on the key or the data. The
+// kernels must also end with VZEROUPPER.
+func TestAVX512AssemblyIsConstantTime(t *testing.T) {
+	data, err := os.ReadFile("avx512_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := asmFunctions(string(data))
+	for _, want := range []string{"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512"} {
+		if funcs[want] == nil {
+			t.Errorf("avx512_amd64.s has no function %s", want)
+		}
+	}
+	for name, lines := range funcs {
+		checkPublicAddressesAndBranches(t, name, lines)
+		for _, line := range lines {
+			// GFNI would be checked wrongly under Bochs 2.7, which
+			// computes VGF2P8AFFINEQB wrongly (testdata/bochs).
+			if strings.HasPrefix(line, "VGF2P8") {
+				t.Errorf("%s: GFNI: %s", name, line)
+			}
+		}
+	}
+
+	// The kernels may need no feature that haveAVX512VBMI does not check;
+	// avo lists what each needs in a "// Requires:" comment.
+	checked := map[string]bool{"AVX": true, "AVX512F": true, "AVX512BW": true, "AVX512VL": true, "AVX512VBMI": true}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "// Requires: "); ok {
+			n++
+			for _, f := range strings.Split(rest, ", ") {
+				if !checked[f] {
+					t.Errorf("avx512_amd64.s requires %s, which haveAVX512VBMI does not check", f)
+				}
+			}
+		}
+	}
+	if n != len(funcs) {
+		t.Errorf("%d Requires comments for %d functions", n, len(funcs))
+	}
+}
+
+// asmFunctions returns the instruction lines of each TEXT symbol of a Go
+// assembly file, comments and labels removed.
+func asmFunctions(src string) map[string][]string {
+	funcs := map[string][]string{}
+	var name string
+	for _, line := range strings.Split(src, "\n") {
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "TEXT "); ok {
+			sym, _, _ := strings.Cut(rest, "(")
+			name = strings.TrimPrefix(sym, "·")
+			continue
+		}
+		if strings.HasPrefix(line, "DATA ") || strings.HasPrefix(line, "GLOBL ") {
+			name = ""
+		}
+		if name == "" || line == "" || asmLabelLine.MatchString(line) {
+			continue
+		}
+		funcs[name] = append(funcs[name], line)
+	}
+	return funcs
+}
+
+var (
+	asmLabelLine  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*:$`)
+	asmIndexedMem = regexp.MustCompile(`\)\(`)
+	asmGPReg      = regexp.MustCompile(`^(AX|BX|CX|DX|SI|DI|BP|SP|[ABCD][LH]|SIB|DIB|BPB|SPB|R([89]|1[0-5])[BWL]?)$`)
+	asmFrameArg   = regexp.MustCompile(`^[a-z][a-z0-9_]*\+\d+\(FP\)$`)
+	asmImmediate  = regexp.MustCompile(`^\$`)
+	// Instructions that move vector or mask data into the flags, or that
+	// address memory by vector.
+	asmDataToFlagsOrAddress = regexp.MustCompile(`^(V?PTEST$|VTEST|KORTEST|KTEST|V?U?COMIS|VP?GATHER|VP?SCATTER)`)
+	// The instructions that may write a general-purpose register.
+	asmGPWriters = map[string]bool{
+		"MOVQ": true, "LEAQ": true, "ADDQ": true, "SUBQ": true, "ANDQ": true,
+		"DECQ": true, "INCQ": true, "XORQ": true, "SHLQ": true, "SHRQ": true,
+	}
+)
+
+// checkPublicAddressesAndBranches reports any line of the function name
+// that breaks the rules of TestAVX512AssemblyIsConstantTime.
+func checkPublicAddressesAndBranches(t *testing.T, name string, lines []string) {
+	t.Helper()
+	for _, line := range lines {
+		op, rest, _ := strings.Cut(line, " ")
+		op = strings.TrimSuffix(op, ".BCST")
+		var args []string
+		if rest = strings.TrimSpace(rest); rest != "" {
+			for _, a := range strings.Split(rest, ",") {
+				args = append(args, strings.TrimSpace(a))
+			}
+		}
+		switch {
+		case asmIndexedMem.MatchString(line):
+			t.Errorf("%s: indexed memory operand: %s", name, line)
+		case asmDataToFlagsOrAddress.MatchString(op):
+			t.Errorf("%s: data into the flags or an address: %s", name, line)
+		case strings.HasPrefix(op, "CALL"), op == "JMP" && len(args) == 1 && !asmLabelRef(args[0]):
+			t.Errorf("%s: %s", name, line)
+		case len(args) > 0 && asmGPReg.MatchString(args[len(args)-1]) && !strings.HasPrefix(op, "CMP") && !strings.HasPrefix(op, "TEST"):
+			if !asmGPWriters[op] {
+				t.Errorf("%s: %s writes a general-purpose register", name, line)
+				break
+			}
+			for _, a := range args[:len(args)-1] {
+				public := asmGPReg.MatchString(a) || asmFrameArg.MatchString(a) || asmImmediate.MatchString(a) ||
+					op == "LEAQ" && strings.Contains(a, "(")
+				if !public {
+					t.Errorf("%s: %s loads a general-purpose register from %s", name, line, a)
+				}
+			}
+		}
+	}
+	if n := len(lines); n < 2 || lines[n-1] != "RET" || lines[n-2] != "VZEROUPPER" {
+		t.Errorf("%s does not end with VZEROUPPER; RET", name)
+	}
+}
+
+var asmLabelName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func asmLabelRef(s string) bool { return asmLabelName.MatchString(s) }
+
+// TestCheckPublicAddressesAndBranches checks that the checker catches what
+// it should.
+func TestCheckPublicAddressesAndBranches(t *testing.T) {
+	good := []string{
+		"MOVQ ks+0(FP), AX", "MOVQ n+24(FP), BX", "TESTQ BX, BX", "JZ done",
+		"LEAQ 63(SP), SI", "ANDQ $-64, SI", "LEAQ 4128(AX), DI",
+		"VMOVDQU64 64(AX), Z0", "VPERMB mul5BLo<>+0(SB), Z1, Z2", "VPADDD.BCST (DI), Z1, Z2",
+		"VPMOVB2M Z1, K1", "VMOVDQU8 Z1, K1, Z2", "ADDQ $16, DI", "CMPQ DI, R8", "JNE rounds",
+		"DECQ BX", "JNZ loop", "VZEROUPPER", "RET",
+	}
+	for _, bad := range [][2]string{
+		{"VPERMB mul5BLo<>+0(SB), Z1, Z2", "VPERMB (AX)(CX*1), Z1, Z2"},
+		{"VMOVDQU64 64(AX), Z0", "VPGATHERDD (AX)(Z1*4), K1, Z2"},
+		{"LEAQ 4128(AX), DI", "MOVQ (AX), DI"},
+		{"LEAQ 4128(AX), DI", "VMOVQ X1, DI"},
+		{"LEAQ 4128(AX), DI", "KMOVQ K1, DI"},
+		{"LEAQ 4128(AX), DI", "VPEXTRQ $0, X1, DI"},
+		{"CMPQ DI, R8", "KORTESTQ K1, K1"},
+		{"CMPQ DI, R8", "VPTEST Y1, Y1"},
+		{"VPMOVB2M Z1, K1", "CALL runtime·memmove(SB)"},
+		{"VZEROUPPER", "NOP"},
+	} {
+		lines := make([]string, len(good))
+		for i, l := range good {
+			if l == bad[0] {
+				l = bad[1]
+			}
+			lines[i] = l
+		}
+		ft := &testing.T{}
+		done := make(chan struct{})
+		go func() { defer close(done); checkPublicAddressesAndBranches(ft, "test", lines) }()
+		<-done
+		if !ft.Failed() {
+			t.Errorf("the checker accepts %q", bad[1])
+		}
+	}
+	checkPublicAddressesAndBranches(t, "good", good)
+}
+
+// BenchmarkAVX512Tail times what the blocks after the last full group of
+// 64 cost: r blocks through the 4-block kernels (ceil(r/4) groups) against
+// one padded group of 64, which sets smallTail.
+func BenchmarkAVX512Tail(b *testing.B) {
+	if !AVX512VBMI.Supported {
+		b.Skip("no AVX-512 VBMI")
+	}
+	var ks Schedule
+	ks.expandSliced(make([]byte, 32))
+	buf := make([]byte, 64*BlockSize)
+	b.Run("kernel=64", func(b *testing.B) {
+		for b.Loop() {
+			encryptBlocks64AVX512(&ks, &buf[0], &buf[0], 1)
+		}
+	})
+	for _, groups := range []int{1, 2, 3, 4} {
+		b.Run(fmt.Sprintf("kernel=4/blocks=%d", 4*groups), func(b *testing.B) {
+			for b.Loop() {
+				encryptBlocks4AVX512(&ks, &buf[0], &buf[0], 4*groups)
+			}
+		})
+	}
+}

@@ -1,0 +1,174 @@
+package kernel
+
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+)
+
+// Tests of the constant-time key schedule and of the avx2-ct nibble tables
+// against the table-based key schedule. The kernels themselves are checked
+// like every other, through Implementations (kat_test.go, kernels_test.go).
+
+func TestQCT(t *testing.T) {
+	for x := range 256 {
+		if got := qCT(0, uint64(x)); got != uint64(q0[x]) {
+			t.Fatalf("qCT(q0, %#02x) = %#02x, want %#02x", x, got, q0[x])
+		}
+		if got := qCT(1, uint64(x)); got != uint64(q1[x]) {
+			t.Fatalf("qCT(q1, %#02x) = %#02x, want %#02x", x, got, q1[x])
+		}
+	}
+	for m := range 4 {
+		for j := range 4 {
+			if want := [2]*[256]byte{&q0, &q1}[qType[m][j]]; qLevel[m][j] != want {
+				t.Errorf("qType[%d][%d] does not match qLevel", m, j)
+			}
+		}
+	}
+	for j := range 4 {
+		for x := range 256 {
+			if mdsColumnCT(j, uint32(qCT(lastType[j], uint64(x)))) != mdsq[j][x] {
+				t.Fatalf("lastType[%d] or mdsColumnCT differs from mdsq at %#02x", j, x)
+			}
+		}
+	}
+}
+
+func TestMDSColumnCT(t *testing.T) {
+	for j := range 4 {
+		for x := range 256 {
+			if got, want := mdsColumnCT(j, uint32(x)), mdsColumn(j, byte(x)); got != want {
+				t.Fatalf("mdsColumnCT(%d, %#02x) = %#08x, want %#08x", j, x, got, want)
+			}
+		}
+	}
+}
+
+// TestExpandCT checks the constant-time key schedule against the table
+// one: the same subkeys, and the same g function, computed by hCT and by
+// the nibble tables as the avx2-ct kernels use them.
+func TestExpandCT(t *testing.T) {
+	r := testRand(t)
+	for _, size := range keySizes {
+		t.Run(fmt.Sprintf("key=%d", 8*size), func(t *testing.T) {
+			for range 8 {
+				key := randBytes(r, size)
+				var want, got Schedule
+				want.expand(key)
+				got.expandCT(key)
+				if got.k != want.k {
+					t.Fatalf("key %x: subkeys\n%08x\nwant\n%08x", key, got.k, want.k)
+				}
+				if got.s != ([4][256]uint32{}) {
+					t.Fatalf("expandCT wrote the table kernels' S-boxes")
+				}
+				if got.ct.kw != size/8 {
+					t.Fatalf("kw = %d, want %d", got.ct.kw, size/8)
+				}
+				for i := range 2000 {
+					x := r.Uint32()
+					if i < 256 {
+						x = uint32(i) * 0x01010101
+					}
+					if g, w := got.gCT(x), want.g(x); g != w {
+						t.Fatalf("key %x: gCT(%#08x) = %#08x, want %#08x", key, x, g, w)
+					}
+				}
+				for j := range 4 {
+					for x := range 256 {
+						g := got.ct.nibbleColumn(j, byte(x))
+						if w := want.s[j][x]; g != w {
+							t.Fatalf("key %x: nibble tables give %#08x for byte %d = %#02x, want %#08x", key, g, j, x, w)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// nibbleColumn evaluates the key-dependent S-box of byte j on x and its MDS
+// column with the nibble tables, as the avx2-ct kernels do with VPSHUFB.
+func (ct *ctSchedule) nibbleColumn(j int, x byte) uint32 {
+	look := func(tab *[16]byte, i byte) byte {
+		if i >= 16 {
+			panic("nibble out of range")
+		}
+		return tab[i]
+	}
+	// (a, β), β the second nibble before its last linear map.
+	a, b := x>>4, x&15
+	a, b = a^b, look(&ct.mix, a)^b
+	afterMix := true
+	for s := 0; ; s++ {
+		q := lastType[j]
+		if s < ct.kw {
+			q = qType[ct.kw-1-s][j]
+		}
+		f := &ct.first[q]
+		p := &f[3]
+		if afterMix {
+			p = &f[2]
+		}
+		u := look(p, b)
+		a, b = look(&f[0], a)^u, look(&f[1], a)^u
+		afterMix = false
+		if s == ct.kw {
+			break
+		}
+		n := &ct.second[s][j]
+		u = look(&n[1], b)
+		a, b = look(&n[0], a)^u, look(&n[2], a)^u
+	}
+	var w uint32
+	for i := range 4 {
+		p := &ct.mds[j][mdsProduct[i][j]]
+		w |= uint32(look(&p[0], a)^look(&p[1], b)) << (8 * i)
+	}
+	return w
+}
+
+// TestCTLayout pins the offsets that the avx2-ct kernels (_asm/avx2ct)
+// read.
+func TestCTLayout(t *testing.T) {
+	var ks Schedule
+	ct := &ks.ct
+	for _, f := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"Schedule.k", unsafe.Offsetof(ks.k), 4096},
+		{"Schedule.ct", unsafe.Offsetof(ks.ct), 4256},
+		{"ct.mix", unsafe.Offsetof(ct.mix), 0},
+		{"ct.first", unsafe.Offsetof(ct.first), 16},
+		{"ct.second", unsafe.Offsetof(ct.second), 144},
+		{"ct.mds", unsafe.Offsetof(ct.mds), 912},
+		{"ct.sv", unsafe.Offsetof(ct.sv), 1296},
+	} {
+		if f.got != f.want {
+			t.Errorf("offset of %s = %d, want %d", f.name, f.got, f.want)
+		}
+	}
+}
+
+func TestGenericCTBlocks(t *testing.T) {
+	r := testRand(t)
+	for _, size := range keySizes {
+		key := randBytes(r, size)
+		var ref, ks Schedule
+		ref.expand(key)
+		ks.expandCT(key)
+		src := randBytes(r, 5*BlockSize)
+		want, got := make([]byte, len(src)), make([]byte, len(src))
+		encryptBlocksGeneric(&ref, want, src)
+		encryptBlocksGenericCT(&ks, got, src)
+		if string(got) != string(want) {
+			t.Fatalf("key %x: generic-ct encryption differs from generic", key)
+		}
+		decryptBlocksGenericCT(&ks, got, want)
+		if string(got) != string(src) {
+			t.Fatalf("key %x: generic-ct decryption does not invert encryption", key)
+		}
+	}
+}

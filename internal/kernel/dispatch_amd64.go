@@ -1,0 +1,220 @@
+//go:build gc && !purego
+
+package kernel
+
+import "github.com/twofish-go/twofish/internal/cpu"
+
+//go:generate go run -C ../../_asm/scalar . -out ../../internal/kernel/scalar_amd64.s -pkg kernel
+//go:generate go run -C ../../_asm/avx2 . -out ../../internal/kernel/avx2_amd64.s -pkg kernel
+//go:generate go run -C ../../_asm/avx512 . -out ../../internal/kernel/avx512_amd64.s -pkg kernel
+//go:generate go run -C ../../_asm/avx2ct . -out ../../internal/kernel/avx2ct_amd64.s -pkg kernel
+//go:generate go run -C ../../_asm/ocb . -out ../../internal/kernel/ocb_amd64.s -pkg kernel
+
+// The x86-64 kernels, in order of preference. Both scalar kernels need only
+// baseline x86-64; internal/cpu says which of the others this CPU runs.
+var (
+	// The constant-time 64-way AVX-512 kernel (kernels_avx512_amd64.go)
+	// needs AVX512F, BW, VL and VBMI and the operating system's support for
+	// the zmm registers. It takes any number of blocks itself, so that no
+	// block of its ladder reaches a kernel that looks tables up.
+	AVX512VBMI = &Kernel{Name: "avx512-vbmi", Blocks: 64, ConstantTime: true}
+	// The constant-time 64-way AVX2 kernel without table look-ups
+	// (kernels_avx2ct_amd64.go) needs AVX2 and the operating system's
+	// support for the ymm registers. It takes any number of blocks itself,
+	// padding the last group, so that no block of its ladder reaches a
+	// kernel that looks tables up.
+	AVX2CT = &Kernel{Name: "avx2-ct", Blocks: avx2CTBlocks, ConstantTime: true}
+	// The 16-way AVX2 kernels (kernels_avx2_amd64.go) need AVX2 and the
+	// operating system's support for the ymm registers.
+	avx2Gather   = &Kernel{Name: "avx2-gather", Blocks: 16, narrower: "amd64-3way"}
+	avx2VPGather = &Kernel{Name: "avx2-vpgather", Blocks: 16, narrower: "amd64-3way"}
+	amd64x3      = &Kernel{Name: "amd64-3way", Blocks: 3, narrower: "amd64-1way"}
+	// amd64x1Base and amd64x1BMI are the 1-way kernel with each of its
+	// bodies (kernels_amd64.go); AMD64x1 is the one internal/cpu chose.
+	amd64x1Base = &Kernel{Name: "amd64-1way", Blocks: 1, Supported: true}
+	amd64x1BMI  = &Kernel{Name: "amd64-1way", Blocks: 1, Supported: cpu.Host().Scalar.Supported("bmi")}
+	AMD64x1     = map[bool]*Kernel{false: amd64x1Base, true: amd64x1BMI}[scalarBMI]
+)
+
+func init() {
+	// The body the CPU did not choose is no kernel of the list, and has no
+	// ladder from it.
+	for _, k := range []*Kernel{amd64x1Base, amd64x1BMI} {
+		k.ladder = []*Kernel{k}
+	}
+}
+
+// archKernels returns the kernels of this architecture, in order of
+// preference; the portable kernel is not among them.
+func archKernels() []*Kernel {
+	return []*Kernel{AVX512VBMI, AVX2CT, avx2Gather, avx2VPGather, amd64x3, AMD64x1}
+}
+
+func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
+	switch k {
+	case AVX512VBMI:
+		encrypt64AVX512(ks, dst, src)
+	case AVX2CT:
+		encrypt64AVX2CT(ks, dst, src)
+	case GenericCT:
+		encryptBlocksGenericCT(ks, dst, src)
+	case avx2Gather:
+		encrypt16Gather(ks, dst, src)
+	case avx2VPGather:
+		encrypt16VPGather(ks, dst, src)
+	case amd64x3:
+		encrypt3x(ks, dst, src)
+	case amd64x1Base:
+		encrypt1x(ks, dst, src, false)
+	case amd64x1BMI:
+		encrypt1x(ks, dst, src, true)
+	default:
+		encryptBlocksGeneric(ks, dst, src)
+	}
+}
+
+func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
+	switch k {
+	case AVX512VBMI:
+		decrypt64AVX512(ks, dst, src)
+	case AVX2CT:
+		decrypt64AVX2CT(ks, dst, src)
+	case GenericCT:
+		decryptBlocksGenericCT(ks, dst, src)
+	case avx2Gather:
+		decrypt16Gather(ks, dst, src)
+	case avx2VPGather:
+		decrypt16VPGather(ks, dst, src)
+	case amd64x3:
+		decrypt3x(ks, dst, src)
+	case amd64x1Base:
+		decrypt1x(ks, dst, src, false)
+	case amd64x1BMI:
+		decrypt1x(ks, dst, src, true)
+	default:
+		decryptBlocksGeneric(ks, dst, src)
+	}
+}
+
+// The single blocks of the root package's Cipher.Encrypt and Decrypt,
+// which switch on the Narrowest kernel of the Cipher's ladder themselves:
+// each of these inlines, so a single block is one call from the caller to
+// the kernel (a call level between them costs about 3% of a 1-way block).
+
+// EncryptBlock1x encrypts one block with the 1-way kernel.
+func EncryptBlock1x(ks *Schedule, dst, src *byte) {
+	if scalarBMI {
+		encryptBlocks1xBMI(ks, dst, src, 1)
+	} else {
+		encryptBlocks1x(ks, dst, src, 1)
+	}
+}
+
+// DecryptBlock1x decrypts one block with the 1-way kernel.
+func DecryptBlock1x(ks *Schedule, dst, src *byte) {
+	if scalarBMI {
+		decryptBlocks1xBMI(ks, dst, src, 1)
+	} else {
+		decryptBlocks1x(ks, dst, src, 1)
+	}
+}
+
+// EncryptBlockAVX512 encrypts one block with the 4-block AVX-512 kernel,
+// which loads and stores it with masks.
+func EncryptBlockAVX512(ks *Schedule, dst, src *byte) { encryptBlocks4AVX512(ks, dst, src, 1) }
+
+// DecryptBlockAVX512 decrypts one block with the 4-block AVX-512 kernel.
+func DecryptBlockAVX512(ks *Schedule, dst, src *byte) { decryptBlocks4AVX512(ks, dst, src, 1) }
+
+// EncryptBlockAVX2CT encrypts the first block of src with the avx2-ct
+// kernels, padded to their narrowest group.
+func EncryptBlockAVX2CT(ks *Schedule, dst, src []byte) {
+	cryptAVX2CT(ks, dst[:BlockSize], src[:BlockSize], false)
+}
+
+// DecryptBlockAVX2CT decrypts the first block of src with the avx2-ct
+// kernels.
+func DecryptBlockAVX2CT(ks *Schedule, dst, src []byte) {
+	cryptAVX2CT(ks, dst[:BlockSize], src[:BlockSize], true)
+}
+
+// expandKey computes the schedule of key that k's ladder reads: the
+// byte-sliced S-boxes, without secret-indexed loads, for avx512-vbmi; the
+// subkeys and nibble tables, without secret-indexed loads, for avx2-ct and
+// generic-ct; the MDS·S-box tables for the others.
+func (k *Kernel) expandKey(ks *Schedule, key []byte) {
+	switch k {
+	case AVX512VBMI:
+		ks.expandSliced(key)
+	case AVX2CT, GenericCT:
+		ks.expandCT(key)
+	default:
+		ks.expand(key)
+	}
+}
+
+// The Go side of the kernels: the length checks happen here, so the
+// assembly can trust its pointers and counts.
+
+// encrypt1x encrypts the whole blocks of src with the 1-way body bmi.
+func encrypt1x(ks *Schedule, dst, src []byte, bmi bool) {
+	if n := len(src) / BlockSize; n > 0 {
+		_ = dst[n*BlockSize-1]
+		run1x(ks, &dst[0], &src[0], n, bmi, false)
+	}
+}
+
+// decrypt1x is the inverse of encrypt1x.
+func decrypt1x(ks *Schedule, dst, src []byte, bmi bool) {
+	if n := len(src) / BlockSize; n > 0 {
+		_ = dst[n*BlockSize-1]
+		run1x(ks, &dst[0], &src[0], n, bmi, true)
+	}
+}
+
+// run1x runs n blocks through the 1-way body bmi.
+func run1x(ks *Schedule, dst, src *byte, n int, bmi, dec bool) {
+	switch {
+	case bmi && dec:
+		decryptBlocks1xBMI(ks, dst, src, n)
+	case bmi:
+		encryptBlocks1xBMI(ks, dst, src, n)
+	case dec:
+		decryptBlocks1x(ks, dst, src, n)
+	default:
+		encryptBlocks1x(ks, dst, src, n)
+	}
+}
+
+// encrypt3x takes any number of blocks: the ladder passes it multiples of
+// three, and any other blocks go to the 1-way kernel.
+func encrypt3x(ks *Schedule, dst, src []byte) {
+	n := len(src) / BlockSize
+	if n == 0 {
+		return
+	}
+	_ = dst[n*BlockSize-1]
+	if g := n / 3; g > 0 {
+		encryptBlocks3x(ks, &dst[0], &src[0], g)
+	}
+	if r := n % 3; r > 0 {
+		i := (n - r) * BlockSize
+		run1x(ks, &dst[i], &src[i], r, scalarBMI, false)
+	}
+}
+
+// decrypt3x is the inverse of encrypt3x.
+func decrypt3x(ks *Schedule, dst, src []byte) {
+	n := len(src) / BlockSize
+	if n == 0 {
+		return
+	}
+	_ = dst[n*BlockSize-1]
+	if g := n / 3; g > 0 {
+		decryptBlocks3x(ks, &dst[0], &src[0], g)
+	}
+	if r := n % 3; r > 0 {
+		i := (n - r) * BlockSize
+		run1x(ks, &dst[i], &src[i], r, scalarBMI, true)
+	}
+}

@@ -1,0 +1,95 @@
+package kernel
+
+import (
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// keySizes are the key lengths of Twofish-128, -192 and -256 in bytes.
+var keySizes = []int{16, 24, 32}
+
+// newCipher returns a Cipher with key on k's ladder.
+func newCipher(key []byte, k *Kernel) *Cipher {
+	c := new(Cipher)
+	c.Init(k, key)
+	return c
+}
+
+// forEachKernel runs f as a subtest for every kernel of this build. One
+// that this CPU cannot run is reported as skipped, with its name, unless
+// TWOFISH_TEST_REQUIRE (a comma-separated list of names, set by CI) names
+// it: then the test fails, so a kernel that was expected to run never
+// passes silently. TWOFISH_TEST_IMPLS, if set, limits the run to the
+// kernels it lists (the emulated dispatch test uses it: emulation is
+// slow).
+func forEachKernel(t *testing.T, f func(t *testing.T, k *Kernel)) {
+	only := os.Getenv("TWOFISH_TEST_IMPLS")
+	for _, k := range All() {
+		t.Run(k.Name, func(t *testing.T) {
+			if only != "" && !slices.Contains(strings.Split(only, ","), k.Name) {
+				t.Skipf("implementation %s is not in TWOFISH_TEST_IMPLS=%s", k.Name, only)
+			}
+			if !k.Supported {
+				skipUnsupported(t, k.Name)
+			}
+			f(t, k)
+		})
+	}
+}
+
+// skipUnsupported skips t, whose kernel name this CPU cannot run, or fails
+// it if TWOFISH_TEST_REQUIRE names the kernel.
+func skipUnsupported(t *testing.T, name string) {
+	t.Helper()
+	if slices.Contains(strings.Split(os.Getenv("TWOFISH_TEST_REQUIRE"), ","), name) {
+		t.Fatalf("implementation %s is required by TWOFISH_TEST_REQUIRE but not supported on this CPU", name)
+	}
+	t.Skipf("implementation %s is not supported on this CPU", name)
+}
+
+// testRand returns a seeded generator and logs the seed if t fails, so a
+// failure can be replayed with TWOFISH_TEST_SEED.
+func testRand(t *testing.T) *rand.Rand {
+	seed := rand.Uint64()
+	if s := os.Getenv("TWOFISH_TEST_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatalf("TWOFISH_TEST_SEED: %v", err)
+		}
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("random seed: TWOFISH_TEST_SEED=%d", seed)
+		}
+	})
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+func randBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// TestRequiredKernels fails if TWOFISH_TEST_REQUIRE names a kernel this
+// build does not have or this CPU cannot run.
+func TestRequiredKernels(t *testing.T) {
+	env := os.Getenv("TWOFISH_TEST_REQUIRE")
+	if env == "" {
+		t.Skip("TWOFISH_TEST_REQUIRE is not set")
+	}
+	for _, name := range strings.Split(env, ",") {
+		switch k := Find(name); {
+		case k == nil:
+			t.Errorf("TWOFISH_TEST_REQUIRE names %q, which this build does not have", name)
+		case !k.Supported:
+			t.Errorf("TWOFISH_TEST_REQUIRE names %q, which this CPU does not support", name)
+		}
+	}
+}

@@ -1,0 +1,54 @@
+//go:build gc && !purego
+
+package kernel
+
+import "github.com/twofish-go/twofish/internal/cpu"
+
+// The scalar x86-64 kernels. Their bodies are in scalar_amd64.s, generated
+// by _asm/scalar (see the go:generate lines in dispatch_amd64.go); they need
+// only baseline x86-64 and never write BP, so frame-pointer unwinding works
+// from inside them. Each processes whole blocks: n blocks for the 1-way
+// kernels, n groups of three blocks for the 3-way ones. Callers check the
+// lengths of dst and src in Go.
+
+// scalarBMI is whether the 1-way kernels run their second body, for CPUs
+// with BMI1 and BMI2, which reads bytes 2 and 3 of a word with one
+// instruction each (BEXTR, SHRX) instead of four for both: internal/cpu's
+// choice. TestScalarBodies runs both bodies.
+var scalarBMI = cpu.Host().Scalar.Name == "bmi"
+
+// encryptBlocks1x encrypts n blocks from src to dst, one at a time.
+// Implemented in scalar_amd64.s.
+//
+//go:noescape
+func encryptBlocks1x(ks *Schedule, dst, src *byte, n int)
+
+// decryptBlocks1x decrypts n blocks from src to dst, one at a time.
+// Implemented in scalar_amd64.s.
+//
+//go:noescape
+func decryptBlocks1x(ks *Schedule, dst, src *byte, n int)
+
+// encryptBlocks1xBMI is encryptBlocks1x for CPUs with BMI1 and BMI2.
+// Implemented in scalar_amd64.s.
+//
+//go:noescape
+func encryptBlocks1xBMI(ks *Schedule, dst, src *byte, n int)
+
+// decryptBlocks1xBMI is decryptBlocks1x for CPUs with BMI1 and BMI2.
+// Implemented in scalar_amd64.s.
+//
+//go:noescape
+func decryptBlocks1xBMI(ks *Schedule, dst, src *byte, n int)
+
+// encryptBlocks3x encrypts 3n blocks from src to dst, three blocks
+// interleaved in one instruction stream. Implemented in scalar_amd64.s.
+//
+//go:noescape
+func encryptBlocks3x(ks *Schedule, dst, src *byte, n int)
+
+// decryptBlocks3x decrypts 3n blocks from src to dst, three blocks
+// interleaved in one instruction stream. Implemented in scalar_amd64.s.
+//
+//go:noescape
+func decryptBlocks3x(ks *Schedule, dst, src *byte, n int)

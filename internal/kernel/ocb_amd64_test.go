@@ -1,0 +1,119 @@
+//go:build gc && !purego
+
+package kernel
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/twofish-go/twofish/internal/cpu"
+)
+
+// TestOCBMaskAssembly compares each OCBMask implementation this CPU runs
+// with ocbMaskGeneric: every block count of a batch, every op, in place
+// and not, unaligned.
+func TestOCBMaskAssembly(t *testing.T) {
+	for _, impl := range cpu.Host().OCBMask.Options {
+		t.Run(impl.Name, func(t *testing.T) {
+			if !impl.Supported {
+				t.Skipf("OCBMask %s is not supported on this CPU", impl.Name)
+			}
+			r := testRand(t)
+			table := randomOCBTable(r)
+			for op := range 3 {
+				for n := 0; n <= OCBBatch/BlockSize; n++ {
+					for _, inPlace := range []bool{false, true} {
+						offs, sum0 := randomOCBOffsets(r)
+						src := randBytes(r, n*BlockSize+1)[1:]
+						want, wantSum := make([]byte, len(src)), sum0
+						ocbMaskGeneric(want, src, table, &offs, &wantSum, op)
+						got, gotSum := make([]byte, len(src)+1)[1:], sum0
+						if inPlace {
+							got = bytes.Clone(src)
+							src = got
+						}
+						ocbMaskWith(impl.Name, got, src, table, &offs, &gotSum, op)
+						what := fmt.Sprintf("op %d, %d blocks, in place %v", op, n, inPlace)
+						if !bytes.Equal(got, want) {
+							t.Fatalf("%s: blocks differ from ocbMaskGeneric", what)
+						}
+						if gotSum != wantSum {
+							t.Fatalf("%s: checksum differs from ocbMaskGeneric", what)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestOCBGroupsAssembly compares the OCB kernels of avx512-vbmi, which
+// apply the offsets themselves, with passes of ocbMaskGeneric around the
+// 64-block kernels: every number of groups in a batch, both directions, in
+// place and not, unaligned.
+func TestOCBGroupsAssembly(t *testing.T) {
+	if !AVX512VBMI.Supported {
+		skipUnsupported(t, AVX512VBMI.Name)
+	}
+	r := testRand(t)
+	for _, bits := range []int{128, 256} {
+		c := newCipher(randBytes(r, bits/8), AVX512VBMI)
+		table := randomOCBTable(r)
+		for n := 1; n <= OCBBatch/(OCBGroup*BlockSize); n++ {
+			for _, dec := range []bool{false, true} {
+				for _, inPlace := range []bool{false, true} {
+					offs, sum0 := randomOCBOffsets(r)
+					src := randBytes(r, n*OCBGroup*BlockSize+1)[1:]
+
+					want, wantSum := make([]byte, len(src)), sum0
+					if dec {
+						ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBWhiten)
+						c.DecryptBlocks(want, want)
+						ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBSumDst)
+					} else {
+						ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBSumSrc)
+						c.EncryptBlocks(want, want)
+						ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBWhiten)
+					}
+
+					got, gotSum := make([]byte, len(src)+1)[1:], sum0
+					if inPlace {
+						got = bytes.Clone(src)
+						src = got
+					}
+					if !c.OCBGroups(got, src, table, &offs, &gotSum, dec) {
+						t.Fatalf("OCBGroups declined %d groups", n)
+					}
+					what := fmt.Sprintf("%d-bit key, %d groups, decrypt %v, in place %v", bits, n, dec, inPlace)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%s: blocks differ from ocbMaskGeneric around the kernels", what)
+					}
+					if gotSum != wantSum {
+						t.Fatalf("%s: checksum differs from ocbMaskGeneric around the kernels", what)
+					}
+				}
+			}
+		}
+	}
+}
+
+// randomOCBTable returns a random table in the place of OCB's.
+func randomOCBTable(r *rand.Rand) *OCBTable {
+	var t OCBTable
+	for k := range t {
+		copy(t[k][:], randBytes(r, BlockSize))
+	}
+	return &t
+}
+
+// randomOCBOffsets returns random offsets of a batch and a random checksum.
+func randomOCBOffsets(r *rand.Rand) (offs OCBOffsets, sum [BlockSize]byte) {
+	for g := range offs.Base {
+		copy(offs.Base[g][:], randBytes(r, BlockSize))
+		copy(offs.Fix[g][:], randBytes(r, BlockSize))
+	}
+	copy(sum[:], randBytes(r, BlockSize))
+	return offs, sum
+}

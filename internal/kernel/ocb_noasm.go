@@ -1,0 +1,17 @@
+//go:build !amd64 || !gc || purego
+
+package kernel
+
+// ocbMaskHost is the only OCBMask of this build, the portable one.
+const ocbMaskHost = "generic"
+
+// ocbMaskWith is OCBMask with the named implementation.
+func ocbMaskWith(_ string, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, op int) {
+	ocbMaskGeneric(dst, src, t, offs, sum, op)
+}
+
+// OCBGroups reports that no kernel of this build applies OCB's offsets
+// itself.
+func (c *Cipher) OCBGroups([]byte, []byte, *OCBTable, *OCBOffsets, *[BlockSize]byte, bool) bool {
+	return false
+}

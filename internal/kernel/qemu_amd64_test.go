@@ -1,0 +1,150 @@
+//go:build gc && !purego
+
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twofish-go/twofish/internal/cpu"
+)
+
+// The emulated dispatch test runs this package's test binary under
+// qemu-x86_64 (Debian's qemu-user) as CPUs other than the host's, and checks
+// in each that the CPU policy chooses what it should from the emulated
+// CPUID and that the chosen kernel passes the known-answer, Monte Carlo,
+// differential and guard-page tests there:
+//
+//	TWOFISH_REQUIRE_QEMU=1 go test -run '^TestEmulatedDispatch$' -v ./internal/kernel
+//
+// Without qemu-x86_64 the test is skipped, unless TWOFISH_REQUIRE_QEMU=1
+// makes that a failure. The Gather Data Sampling status is given to the
+// child (TWOFISH_TEST_GDS) rather than read from the host, whose file
+// qemu-user would show the emulated program: the child applies the policy
+// to the emulated CPUID facts with that status.
+
+// emulatedCPUs are the qemu CPU models of the test, with the injected GDS
+// status and the implementation the policy must choose.
+var emulatedCPUs = []struct{ cpu, gds, want string }{
+	{"Nehalem", "Not affected", "amd64-3way"},
+	{"Haswell", "Not affected", "avx2-gather"},
+	{"Skylake-Client", "Vulnerable", "avx2-vpgather"},
+	{"Skylake-Client", "Mitigation: Microcode", "avx2-gather"},
+	{"EPYC-Milan", "Not affected", "avx2-gather"},
+}
+
+// emulatedTests are the tests each emulated CPU runs, with -short: the
+// choice, and every supported kernel against the vectors and generic.
+var emulatedTests = []string{"TestEmulatedDispatch", "TestKnownAnswers", "TestMonteCarlo", "TestDifferential", "TestGuardPages"}
+
+func TestEmulatedDispatch(t *testing.T) {
+	if want, ok := os.LookupEnv("TWOFISH_QEMU_WANT"); ok {
+		emulatedChild(t, want)
+		return
+	}
+	if testing.Short() {
+		t.Skip("-short: the emulated dispatch test builds a test binary and runs it under qemu")
+	}
+	unavailable := func(format string, args ...any) {
+		t.Helper()
+		msg := fmt.Sprintf(format, args...)
+		if os.Getenv("TWOFISH_REQUIRE_QEMU") == "1" {
+			t.Fatalf("%s (TWOFISH_REQUIRE_QEMU=1)", msg)
+		}
+		t.Skipf("%s; install qemu-user (Debian), or set TWOFISH_REQUIRE_QEMU=1 to make this a failure", msg)
+	}
+	qemu, err := exec.LookPath("qemu-x86_64")
+	if err != nil {
+		unavailable("no qemu-x86_64: %v", err)
+	}
+
+	bin := filepath.Join(t.TempDir(), "twofish.test")
+	gotool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(gotool); err != nil {
+		gotool = "go"
+	}
+	build := exec.Command(gotool, "test", "-c", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOARCH=amd64", "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+
+	for _, tc := range emulatedCPUs {
+		t.Run(tc.cpu+"/"+strings.ReplaceAll(tc.gds, " ", "_"), func(t *testing.T) {
+			start := time.Now()
+			cmd := exec.Command(qemu, "-cpu", tc.cpu, bin,
+				"-test.run", "^("+strings.Join(emulatedTests, "|")+")$",
+				"-test.short", "-test.v", "-test.count=1")
+			// The chosen kernel runs the vectors; the others were tested
+			// natively, and emulation is slow.
+			require := tc.want
+			env := []string{}
+			for _, kv := range os.Environ() {
+				// The child's choice must be the policy's.
+				if !strings.HasPrefix(kv, "TWOFISH_IMPL=") && !strings.HasPrefix(kv, "TWOFISH_TEST_REQUIRE=") && !strings.HasPrefix(kv, "TWOFISH_TEST_IMPLS=") {
+					env = append(env, kv)
+				}
+			}
+			cmd.Env = append(env, "TWOFISH_QEMU_WANT="+tc.want, "TWOFISH_TEST_GDS="+tc.gds,
+				"TWOFISH_TEST_REQUIRE="+require, "TWOFISH_TEST_IMPLS="+require)
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			switch {
+			case errors.As(err, &exit):
+				t.Fatalf("qemu-x86_64 -cpu %s: %v\n%s", tc.cpu, err, relevant(out))
+			case err != nil:
+				unavailable("qemu-x86_64 -cpu %s: %v", tc.cpu, err)
+			}
+			for _, test := range emulatedTests {
+				if !strings.Contains(string(out), "--- PASS: "+test+" ") {
+					t.Errorf("qemu-x86_64 -cpu %s: %s did not pass\n%s", tc.cpu, test, relevant(out))
+				}
+			}
+			for _, line := range strings.Split(string(out), "\n") {
+				if strings.Contains(line, "emulated:") {
+					t.Log(strings.TrimSpace(line))
+				}
+			}
+			t.Logf("qemu-x86_64 -cpu %s: %v", tc.cpu, time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
+
+// emulatedChild is TestEmulatedDispatch inside qemu: the policy must choose
+// want for the emulated CPUID facts with the given GDS status, and this
+// process must use the policy's choice for its own facts.
+func emulatedChild(t *testing.T, want string) {
+	f := cpu.HostFacts()
+	f.GDS = os.Getenv("TWOFISH_TEST_GDS")
+	t.Logf("emulated: %s %q %s, features %v, GDS %q", f.Vendor, f.Brand, f.FamilyModel(), f.Features(), f.GDS)
+	b := cpu.Decide(f).Block
+	t.Logf("emulated: the policy chooses %s: %s", b.Name, b.Reason)
+	if b.Name != want {
+		t.Errorf("the policy chose %s (%s), want %s", b.Name, b.Reason, want)
+	}
+	if own := cpu.Decide(cpu.HostFacts()).Block.Name; Auto().Name != own {
+		t.Errorf("new Ciphers use %s, the policy's choice for this process is %s", Auto().Name, own)
+	}
+	for _, k := range All() {
+		t.Logf("emulated: %s supported: %v", k.Name, k.Supported)
+	}
+}
+
+// relevant returns the lines of a child's output without qemu's warnings
+// about features TCG lacks.
+func relevant(out []byte) string {
+	var keep []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if !strings.Contains(line, "TCG doesn't support requested feature") {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
+}

@@ -1,0 +1,57 @@
+//go:build gc && !purego
+
+package kernel
+
+import (
+	"bytes"
+	"testing"
+)
+
+// singleBlock returns the entry points that the root package's Encrypt and
+// Decrypt call for a Cipher whose narrowest kernel is k.
+func singleBlock(k *Kernel) (enc, dec func(ks *Schedule, dst, src []byte)) {
+	ptrs := func(f func(ks *Schedule, dst, src *byte)) func(ks *Schedule, dst, src []byte) {
+		return func(ks *Schedule, dst, src []byte) { f(ks, &dst[0], &src[0]) }
+	}
+	switch k {
+	case AMD64x1:
+		return ptrs(EncryptBlock1x), ptrs(DecryptBlock1x)
+	case AVX512VBMI:
+		return ptrs(EncryptBlockAVX512), ptrs(DecryptBlockAVX512)
+	case AVX2CT:
+		return EncryptBlockAVX2CT, DecryptBlockAVX2CT
+	case GenericCT:
+		return EncryptBlockGenericCT, DecryptBlockGenericCT
+	}
+	return EncryptBlockGeneric, DecryptBlockGeneric
+}
+
+// TestSingleBlocks checks the single-block entry points of every kernel's
+// ladder against the generic kernel, for every key size, in place and not.
+func TestSingleBlocks(t *testing.T) {
+	forEachKernel(t, func(t *testing.T, k *Kernel) {
+		enc, dec := singleBlock(k.Narrowest())
+		r := testRand(t)
+		for _, size := range keySizes {
+			key := randBytes(r, size)
+			c, ref := newCipher(key, k), newCipher(key, Generic)
+			for range 64 {
+				src := randBytes(r, BlockSize)
+				for _, f := range []struct {
+					name      string
+					got, want func(ks *Schedule, dst, src []byte)
+				}{{"encrypt", enc, EncryptBlockGeneric}, {"decrypt", dec, DecryptBlockGeneric}} {
+					want := make([]byte, BlockSize)
+					f.want(ref.Schedule(), want, src)
+					got := make([]byte, 3*BlockSize)[2*BlockSize:]
+					f.got(c.Schedule(), got, src)
+					inPlace := bytes.Clone(src)
+					f.got(c.Schedule(), inPlace, inPlace)
+					if !bytes.Equal(got, want) || !bytes.Equal(inPlace, want) {
+						t.Fatalf("%d-bit key, %s %x: %x (in place %x), want %x", 8*size, f.name, src, got, inPlace, want)
+					}
+				}
+			}
+		}
+	})
+}
