@@ -39,17 +39,18 @@ func mustAEAD(t testing.TB, m aeadMode, b cipher.Block, nonceSize, tagSize int) 
 }
 
 // aeadLengths are the message and associated-data lengths the tests try:
-// every length up to 300 bytes (every seventh with -short), then lengths
-// around the batch sizes, and without -short larger ones.
+// every length up to 20 bytes and every seventh up to 300 (every one in
+// exhaustive runs), then lengths around the batch sizes, and in exhaustive
+// runs larger ones.
 func aeadLengths() []int {
 	var ns []int
 	for n := 0; n <= 300; n++ {
-		if !testing.Short() || n%7 == 0 || n < 20 {
+		if exhaustive() || n%7 == 0 || n < 20 {
 			ns = append(ns, n)
 		}
 	}
 	ns = append(ns, 1023, 1024, 2047, 2048, 2049, 4096+15)
-	if !testing.Short() {
+	if exhaustive() {
 		ns = append(ns, 8192, 16384+16, 65536+33)
 	}
 	return ns
@@ -670,7 +671,7 @@ func TestOCBAgainstReference(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		r := testRand(t)
 		lengths := []int{0, 1, 16, 1023, 1024, 1025, 2048 + 17, 4096, 65536 + 33}
-		if !testing.Short() && impl.Name != "generic-ct" {
+		if exhaustive() && impl.Name != "generic-ct" {
 			lengths = append(lengths, 64*1024*16+5, 300*1024+48)
 		}
 		for i, n := range lengths {

@@ -53,7 +53,7 @@ func TestConcurrentUse(t *testing.T) {
 
 	const goroutines = 16
 	rounds := 50
-	if testing.Short() {
+	if !exhaustive() {
 		rounds = 5
 	}
 	var wg sync.WaitGroup

@@ -14,11 +14,11 @@ import (
 // over buffers flush against inaccessible pages: the plaintext, the
 // ciphertext, the output (with exactly the capacity it needs), the
 // associated data and the nonce each end at a guard page or start right
-// after one. Every length up to twice the widest kernel plus three blocks
-// and one more block is tried (with -short, the lengths around every
-// fourth whole block, and whole groups of 64), so every tail path of the
-// kernels, GHASH and the offset batches runs at a page edge. A read or write one byte outside a buffer crashes
-// the test.
+// after one. The lengths around every fourth whole block and whole groups
+// of 64 up to twice the widest kernel plus four blocks are tried (every
+// length in exhaustive runs), so every tail path of the kernels, GHASH and
+// the offset batches runs at a page edge. A read or write one byte outside
+// a buffer crashes the test.
 func TestGuardPagesAEAD(t *testing.T) {
 	maxLen := max(2*widestBlocks()+3, 70)*BlockSize + BlockSize
 	for _, m := range aeadModes {
@@ -35,10 +35,10 @@ func TestGuardPagesAEAD(t *testing.T) {
 				nonce := nr.AtEnd(ns)
 				copy(nonce, randBytes(r, ns))
 				for n := 0; n <= maxLen; n++ {
-					if n > 3*BlockSize && n%BlockSize > 1 && n%BlockSize < BlockSize-1 && (testing.Short() || n%5 != 0) {
+					if n > 3*BlockSize && n%BlockSize > 1 && n%BlockSize < BlockSize-1 && (!exhaustive() || n%5 != 0) {
 						continue
 					}
-					if testing.Short() && n > 3*BlockSize && n < maxLen-BlockSize && n/BlockSize%4 != 1 && n%(ocbGroup*BlockSize) != 0 {
+					if !exhaustive() && n > 3*BlockSize && n < maxLen-BlockSize && n/BlockSize%4 != 1 && n%(ocbGroup*BlockSize) != 0 {
 						continue
 					}
 					k := n % (3*BlockSize + 1)

@@ -13,8 +13,9 @@ func init() {
 }
 
 // TestGuardPagesModes runs every mode over buffers flush against guard
-// pages on both sides, for every length up to maxBlocks blocks (and a few
-// bytes past them for the streams and XTS).
+// pages on both sides, for every whole-block length up to maxBlocks blocks
+// and the lengths 7 bytes past each (every length, in exhaustive runs) for
+// the streams and XTS.
 func TestGuardPagesModes(t *testing.T) {
 	maxBlocks := max(2*widestBlocks()+3, 70)
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
@@ -26,7 +27,7 @@ func TestGuardPagesModes(t *testing.T) {
 		a := guardpage.New(t, maxBlocks*BlockSize+BlockSize)
 		b := guardpage.New(t, maxBlocks*BlockSize+BlockSize)
 		for n := 0; n <= maxBlocks*BlockSize+BlockSize-1; n++ {
-			if testing.Short() && n%BlockSize != 0 && n%BlockSize != 7 {
+			if !exhaustive() && n%BlockSize != 0 && n%BlockSize != 7 {
 				continue
 			}
 			src, dst := a.AtEnd(n), b.AtStart(n)

@@ -69,6 +69,11 @@ func widestBlocks() int {
 	return w
 }
 
+// exhaustive reports whether TWOFISH_TEST_EXHAUSTIVE=1 asks for the
+// exhaustive runs, which CI sets: every length of the sweeps below instead
+// of those around the block, batch and group boundaries.
+func exhaustive() bool { return os.Getenv("TWOFISH_TEST_EXHAUSTIVE") == "1" }
+
 // testRand returns a seeded generator and logs the seed if t fails, so a
 // failure can be replayed with TWOFISH_TEST_SEED.
 func testRand(t *testing.T) *rand.Rand {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -10,9 +11,18 @@ import (
 	"github.com/twofish-go/twofish/internal/kat"
 )
 
+// exhaustive reports whether TWOFISH_TEST_EXHAUSTIVE=1 asks for the
+// exhaustive runs, which CI sets.
+func exhaustive() bool { return os.Getenv("TWOFISH_TEST_EXHAUSTIVE") == "1" }
+
 // TestSelftest checks that selftest passes on this machine with a line per
-// implementation, supported or not.
+// implementation, supported or not. Every implementation takes about 20 s
+// of CPU, so it runs with TWOFISH_TEST_EXHAUSTIVE=1 (TestSelftestOne runs
+// one implementation always, and CI runs the command itself too).
 func TestSelftest(t *testing.T) {
+	if !exhaustive() {
+		t.Skip("every implementation's selftest takes about 20 s: it runs with TWOFISH_TEST_EXHAUSTIVE=1")
+	}
 	status, stdout, stderr := runTool(t, "selftest")
 	if status != exitOK || stderr != "" {
 		t.Fatalf("twofish selftest: exit status %d, stdout:\n%s\nstderr:\n%s", status, stdout, stderr)
@@ -95,8 +105,8 @@ func TestSelftestFails(t *testing.T) {
 // TestSelftestFull runs -full, all Monte Carlo records, on the automatic
 // implementation.
 func TestSelftestFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the full Monte Carlo tests take seconds")
+	if !exhaustive() {
+		t.Skip("all Monte Carlo records take most of a minute: they run with TWOFISH_TEST_EXHAUSTIVE=1")
 	}
 	status, stdout, _ := runTool(t, "selftest", "-full", "-impl", "auto")
 	if status != exitOK || !strings.Contains(stdout, "4800 Monte Carlo records (all)") {

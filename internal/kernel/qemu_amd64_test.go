@@ -24,8 +24,9 @@ import (
 //
 //	TWOFISH_REQUIRE_QEMU=1 go test -run '^TestEmulatedDispatch$' -v ./internal/kernel
 //
-// Without qemu-x86_64 the test is skipped, unless TWOFISH_REQUIRE_QEMU=1
-// makes that a failure. The Gather Data Sampling status is given to the
+// It runs in exhaustive runs (TWOFISH_TEST_EXHAUSTIVE=1) or when
+// TWOFISH_REQUIRE_QEMU=1 asks for it. Without qemu-x86_64 the test is
+// skipped, unless TWOFISH_REQUIRE_QEMU=1 makes that a failure. The Gather Data Sampling status is given to the
 // child (TWOFISH_TEST_GDS) rather than read from the host, whose file
 // qemu-user would show the emulated program: the child applies the policy
 // to the emulated CPUID facts with that status.
@@ -49,8 +50,8 @@ func TestEmulatedDispatch(t *testing.T) {
 		emulatedChild(t, want)
 		return
 	}
-	if testing.Short() {
-		t.Skip("-short: the emulated dispatch test builds a test binary and runs it under qemu")
+	if !exhaustive() && os.Getenv("TWOFISH_REQUIRE_QEMU") != "1" {
+		t.Skip("the emulated dispatch test builds a test binary and runs it under qemu: it runs with TWOFISH_TEST_EXHAUSTIVE=1 or TWOFISH_REQUIRE_QEMU=1")
 	}
 	unavailable := func(format string, args ...any) {
 		t.Helper()
