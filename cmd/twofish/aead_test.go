@@ -159,7 +159,7 @@ func TestAEADSizeLimit(t *testing.T) {
 		t.Fatalf("dec at the limit: exit status %d: %s", code, stderr.String())
 	}
 	if got := readFile(t, filepath.Join(dir, "back")); !bytes.Equal(got, make([]byte, 1<<20)) {
-		t.Error(fmt.Sprintf("dec at the limit gave %d bytes back", len(got)))
+		t.Errorf("dec at the limit gave %d bytes back", len(got))
 	}
 }
 

@@ -53,11 +53,8 @@ func tool(t testing.TB) string {
 		if buildRace {
 			args = append(args, "-race")
 		}
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-		}
-		cmd := exec.Command(goTool, append(args, ".")...)
+		// go test puts its own GOROOT/bin first on PATH.
+		cmd := exec.Command("go", append(args, ".")...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			toolErr = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}

@@ -216,12 +216,13 @@ var unwindKernels = []struct{ impl, symbol string }{
 // so that caller's caller comes next and the direct caller is missing from
 // the stack; that is expected and not checked.
 //
-// It profiles for several seconds, so it runs in exhaustive runs
-// (TWOFISH_TEST_EXHAUSTIVE=1) or when TWOFISH_REQUIRE_PERF=1 asks for it.
+// It profiles for several seconds, so it runs, without -short, in
+// exhaustive runs (TWOFISH_TEST_EXHAUSTIVE=1) or when TWOFISH_REQUIRE_PERF=1
+// asks for it.
 // Without perf, or with a perf that may not profile (perf_event_paranoid),
 // the test is skipped unless TWOFISH_REQUIRE_PERF=1, which makes it fail.
 func TestFramePointerUnwinding(t *testing.T) {
-	if !exhaustive() && os.Getenv("TWOFISH_REQUIRE_PERF") != "1" {
+	if testing.Short() || !exhaustive() && os.Getenv("TWOFISH_REQUIRE_PERF") != "1" {
 		t.Skip("the unwinding test profiles for several seconds: it runs with TWOFISH_TEST_EXHAUSTIVE=1 or TWOFISH_REQUIRE_PERF=1")
 	}
 	unavailable := func(format string, args ...any) {

@@ -133,18 +133,17 @@ func (ct *ctSchedule) nibbleColumn(j int, x byte) uint32 {
 // read.
 func TestCTLayout(t *testing.T) {
 	var ks Schedule
-	ct := &ks.ct
 	for _, f := range []struct {
 		name      string
 		got, want uintptr
 	}{
 		{"Schedule.k", unsafe.Offsetof(ks.k), 4096},
 		{"Schedule.ct", unsafe.Offsetof(ks.ct), 4256},
-		{"ct.mix", unsafe.Offsetof(ct.mix), 0},
-		{"ct.first", unsafe.Offsetof(ct.first), 16},
-		{"ct.second", unsafe.Offsetof(ct.second), 144},
-		{"ct.mds", unsafe.Offsetof(ct.mds), 912},
-		{"ct.sv", unsafe.Offsetof(ct.sv), 1296},
+		{"ct.mix", unsafe.Offsetof(ks.ct.mix), 0},
+		{"ct.first", unsafe.Offsetof(ks.ct.first), 16},
+		{"ct.second", unsafe.Offsetof(ks.ct.second), 144},
+		{"ct.mds", unsafe.Offsetof(ks.ct.mds), 912},
+		{"ct.sv", unsafe.Offsetof(ks.ct.sv), 1296},
 	} {
 		if f.got != f.want {
 			t.Errorf("offset of %s = %d, want %d", f.name, f.got, f.want)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +23,8 @@ import (
 //
 //	TWOFISH_REQUIRE_QEMU=1 go test -run '^TestEmulatedDispatch$' -v ./internal/kernel
 //
-// It runs in exhaustive runs (TWOFISH_TEST_EXHAUSTIVE=1) or when
-// TWOFISH_REQUIRE_QEMU=1 asks for it. Without qemu-x86_64 the test is
+// It runs, without -short, in exhaustive runs (TWOFISH_TEST_EXHAUSTIVE=1)
+// or when TWOFISH_REQUIRE_QEMU=1 asks for it. Without qemu-x86_64 the test is
 // skipped, unless TWOFISH_REQUIRE_QEMU=1 makes that a failure. The Gather Data Sampling status is given to the
 // child (TWOFISH_TEST_GDS) rather than read from the host, whose file
 // qemu-user would show the emulated program: the child applies the policy
@@ -50,7 +49,7 @@ func TestEmulatedDispatch(t *testing.T) {
 		emulatedChild(t, want)
 		return
 	}
-	if !exhaustive() && os.Getenv("TWOFISH_REQUIRE_QEMU") != "1" {
+	if testing.Short() || !exhaustive() && os.Getenv("TWOFISH_REQUIRE_QEMU") != "1" {
 		t.Skip("the emulated dispatch test builds a test binary and runs it under qemu: it runs with TWOFISH_TEST_EXHAUSTIVE=1 or TWOFISH_REQUIRE_QEMU=1")
 	}
 	unavailable := func(format string, args ...any) {
@@ -67,11 +66,8 @@ func TestEmulatedDispatch(t *testing.T) {
 	}
 
 	bin := filepath.Join(t.TempDir(), "twofish.test")
-	gotool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(gotool); err != nil {
-		gotool = "go"
-	}
-	build := exec.Command(gotool, "test", "-c", "-o", bin, ".")
+	// go test puts its own GOROOT/bin first on PATH.
+	build := exec.Command("go", "test", "-c", "-o", bin, ".")
 	build.Env = append(os.Environ(), "GOARCH=amd64", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go test -c: %v\n%s", err, out)
