@@ -8,9 +8,8 @@ import (
 
 // What the authenticated modes (gcm.go, ocb.go, eax.go) share.
 
-// errOpen is what Open returns when the tag does not match: crypto/cipher's
-// text, so callers cannot tell this package's AEADs from the standard ones.
-var errOpen = errors.New("cipher: message authentication failed")
+// errOpen is what Open returns when the tag does not match.
+var errOpen = errors.New("twofish: message authentication failed")
 
 // aeadBlock is the block cipher under an AEAD: a *Cipher, whose runs of
 // blocks go to its kernel ladder, or any other cipher.Block with 16-byte
@@ -81,6 +80,7 @@ func otherBlocks(b cipher.Block, dst, src []byte, decrypt bool) {
 		}
 		copy(dst[i:], t[:])
 	}
+	*t = [BlockSize]byte{} // it held data; the pool keeps none
 	scratchBlocks.Put(t)
 }
 

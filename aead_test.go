@@ -300,7 +300,7 @@ func TestAEADTamper(t *testing.T) {
 						if err == nil || out != nil {
 							t.Fatalf("%d bytes: Open accepted a message with %s changed", n, what)
 						}
-						if err.Error() != "cipher: message authentication failed" {
+						if err.Error() != "twofish: message authentication failed" {
 							t.Fatalf("Open: %v", err)
 						}
 						for i, b := range full[3 : 3+max(len(ct)-a.Overhead(), 0)] {

@@ -21,7 +21,7 @@
 // The kernel "generic" is portable Go and runs everywhere. On x86-64 the
 // assembly kernels are "amd64-1way" and "amd64-3way" (baseline x86-64; the
 // 1-way kernel has a faster body for CPUs with BMI1 and BMI2),
-// "avx2-gather" and "avx2-vpgather" (16 blocks with AVX2), "avx2-ct" (32
+// "avx2-gather" and "avx2-vpgather" (16 blocks with AVX2), "avx2-ct" (64
 // blocks with AVX2, constant-time) and "avx512-vbmi" (64 blocks with
 // AVX-512 VBMI, constant-time); "generic-ct" is constant-time portable Go.
 // Building with the purego tag (go build -tags purego) leaves out all

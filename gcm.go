@@ -44,14 +44,14 @@ func (c *Cipher) NewGCM(nonceSize, tagSize int) (cipher.AEAD, error) {
 
 func newGCM(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 	if tagSize < gcmMinimumTagSize || tagSize > BlockSize {
-		return nil, errors.New("cipher: incorrect tag size given to GCM")
+		return nil, errors.New("twofish: GCM tag size must be 12 to 16 bytes")
 	}
 	if nonceSize <= 0 {
-		return nil, errors.New("cipher: the nonce can't have zero length")
+		return nil, errors.New("twofish: GCM nonce size must be at least 1 byte")
 	}
 	blk, ok := newAEADBlock(b)
 	if !ok {
-		return nil, errors.New("cipher: NewGCM requires 128-bit block cipher")
+		return nil, errors.New("twofish: NewGCM requires a 128-bit block cipher")
 	}
 	g := &gcm{b: blk, nonceSize: nonceSize, tagSize: tagSize}
 	var h [BlockSize]byte

@@ -82,7 +82,7 @@ func libgcryptOpen(t testing.TB, m libgcryptAEAD, key, nonce, sealed, ad []byte,
 }
 
 // TestAEADAgainstLibgcrypt compares GCM, OCB and EAX with the system
-// libgcrypt (the seeds' library, whose OCB, GCM and EAX take any 128-bit
+// libgcrypt (whose OCB, GCM and EAX take any 128-bit
 // block cipher) for every implementation: 128- and 256-bit keys (libgcrypt
 // has no 192-bit Twofish), random keys, nonces, tag sizes, associated data
 // and lengths including 0 and lengths that are not whole blocks, both

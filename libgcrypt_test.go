@@ -10,8 +10,8 @@ import (
 	"github.com/twofish-go/twofish/internal/libgcrypt"
 )
 
-// TestAgainstLibgcrypt compares every mode with the system libgcrypt, the
-// seeds' own library, on random keys, IVs and lengths, for every
+// TestAgainstLibgcrypt compares every mode with the system libgcrypt, whose
+// Twofish assembly this project learned from, on random keys, IVs and lengths, for every
 // implementation. Run with: go test -tags libgcrypt -run Libgcrypt .
 func TestAgainstLibgcrypt(t *testing.T) {
 	t.Logf("libgcrypt %s", libgcrypt.Version())

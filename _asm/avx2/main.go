@@ -18,10 +18,10 @@
 //     kernel and the manual gather 1.6x.
 //
 //   - avx2-gather (encryptBlocks16AVX2Gather): a manual gather. libgcrypt's
-//     (2023, seed 000) stores the words to the stack and inserts every table
+//     (its 2023 manual-gather patch) stores the words to the stack and inserts every table
 //     entry into a vector with VMOVD/VPINSRD, 16 inserts per g function and
 //     four blocks; measured on Zen 5, it is no faster than libgcrypt's own
-//     3-way code, and on Zen 3 slower (issue 4). Here each block's g
+//     3-way code, and on Zen 3 slower (libgcrypt's own figures). Here each block's g
 //     function is computed in general-purpose registers, as the scalar
 //     kernels do it: one dword load brings the word in, MOVBLZX of the low
 //     and high bytes (AL, AH) and one shift give the four indices, and one

@@ -1,9 +1,10 @@
 //go:build cgo && libgcrypt
 
 // Package libgcrypt wraps the system libgcrypt's Twofish (Debian package
-// libgcrypt20-dev) for tests and benchmarks: the seeds' own library, an
-// independent oracle for every mode and the speed to beat. It builds only
-// with the libgcrypt tag, so the module itself never needs cgo.
+// libgcrypt20-dev) for tests and benchmarks: the library whose Twofish
+// assembly this project learned from, an independent oracle for every mode
+// and the speed to beat. It builds only with the libgcrypt tag, so the
+// module itself never needs cgo.
 package libgcrypt
 
 /*
