@@ -44,8 +44,9 @@
 // secret-dependent memory access or branch, build their key material the
 // same way, and hand leftover blocks only to constant-time kernels. Where
 // the CPU policy picks one (AVX-512 VBMI), NewCipher is constant-time; to
-// require it everywhere, pin one with NewCipherImpl (avx2-ct, or generic-ct
-// on any CPU).
+// require it everywhere, use NewCipherConstantTime (and NewXTSConstantTime),
+// which take the fastest constant-time kernel this CPU runs whatever
+// TWOFISH_IMPL says; Cipher.ConstantTime reports which kind a Cipher is.
 //
 // # Test vectors
 //

@@ -33,6 +33,17 @@ func NewCipher(key []byte) (*Cipher, error) {
 	return newCipher(key, kernel.Auto())
 }
 
+// NewCipherConstantTime is like NewCipher but uses only constant-time
+// kernels, which make no memory access or branch that depends on the key or
+// the data: the fastest this CPU runs (avx512-vbmi, else avx2-ct, else
+// generic-ct), whatever TWOFISH_IMPL says. The modes and AEADs built on the
+// Cipher stay constant-time (GHASH has no tables either). Table kernels,
+// the default on CPUs without AVX-512 VBMI, are faster for single blocks
+// and serial modes but their timing can leak key bits through the cache.
+func NewCipherConstantTime(key []byte) (*Cipher, error) {
+	return newCipher(key, kernel.AutoConstantTime())
+}
+
 // NewCipherImpl is like NewCipher but pins the implementation named impl,
 // one of the names Implementations reports: impl does the bulk work and the
 // narrower kernels of its family the rest. It returns an error if impl is
@@ -67,6 +78,12 @@ func (c *Cipher) Implementation() string {
 	}
 	return ""
 }
+
+// ConstantTime reports whether no operation of c can run a kernel that
+// looks tables up: true for a Cipher from NewCipherConstantTime, and for
+// one from NewCipher or NewCipherImpl whose kernels are all constant-time.
+// It is false for a Cipher without a key.
+func (c *Cipher) ConstantTime() bool { return c.k.ConstantTime() }
 
 // Encrypt and Decrypt are defined with the kernel switch of each
 // architecture (dispatch_*.go), so that a single block is one call from the

@@ -181,7 +181,8 @@ func TestImplEnvironment(t *testing.T) {
 		name, reason := AutoImplementation()
 		c, _ := NewCipher(make([]byte, 16))
 		p, _ := NewCipherImpl(make([]byte, 16), "generic")
-		fmt.Printf("auto=%s cipher=%s pinned=%s reason=%s\n", name, c.Implementation(), p.Implementation(), reason)
+		ct, _ := NewCipherConstantTime(make([]byte, 16))
+		fmt.Printf("ct=%s auto=%s cipher=%s pinned=%s reason=%s\n", ct.Implementation(), name, c.Implementation(), p.Implementation(), reason)
 		return
 	}
 	run := func(env string) string {
@@ -195,8 +196,12 @@ func TestImplEnvironment(t *testing.T) {
 			t.Fatalf("TWOFISH_IMPL=%s: %v\n%s", env, err, out)
 		}
 		for _, line := range strings.Split(string(out), "\n") {
-			if strings.HasPrefix(line, "auto=") {
-				return line
+			if ct, rest, ok := strings.Cut(line, " "); ok && strings.HasPrefix(ct, "ct=") {
+				// The constant-time cipher ignores TWOFISH_IMPL.
+				if want, _ := NewCipherConstantTime(make([]byte, 16)); ct != "ct="+want.Implementation() {
+					t.Errorf("TWOFISH_IMPL=%s: NewCipherConstantTime uses %s, want %s", env, ct, want.Implementation())
+				}
+				return rest
 			}
 		}
 		t.Fatalf("TWOFISH_IMPL=%s: no result in\n%s", env, out)

@@ -24,6 +24,18 @@ func NewXTS(key []byte) (*XTS, error) {
 	return newXTS(key, kernel.Auto())
 }
 
+// NewXTSConstantTime is like NewXTS but with constant-time kernels only,
+// as NewCipherConstantTime.
+func NewXTSConstantTime(key []byte) (*XTS, error) {
+	return newXTS(key, kernel.AutoConstantTime())
+}
+
+// ConstantTime reports whether both of x's ciphers run constant-time
+// kernels only (see Cipher.ConstantTime).
+func (x *XTS) ConstantTime() bool {
+	return x.data != nil && x.data.ConstantTime() && x.tweak.ConstantTime()
+}
+
 // NewXTSImpl is like NewXTS but pins the implementation, as NewCipherImpl.
 func NewXTSImpl(key []byte, impl string) (*XTS, error) {
 	k, err := kernel.Lookup(impl)

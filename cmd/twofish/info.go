@@ -117,7 +117,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if selectedConstantTime() {
 		fmt.Fprintln(stdout, "constant time: yes, for bulk, single blocks and every mode (no secret-dependent memory access or branch)")
 	} else {
-		fmt.Fprintln(stdout, "constant time: no, the selected kernels index key-dependent tables; pin a constant-time implementation for that")
+		fmt.Fprintln(stdout, "constant time: no, the selected kernels index key-dependent tables; NewCipherConstantTime uses "+cpu.Host().BlockCT.Name+", which does not")
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprint(stdout, choices())

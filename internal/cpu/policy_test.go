@@ -181,22 +181,24 @@ func TestDecide(t *testing.T) {
 	})
 	nehalem := Facts{Vendor: "GenuineIntel", Family: 6, Model: 0x1A, SSSE3: true, CLMUL: true}
 	for _, tc := range []struct {
-		name               string
-		f                  Facts
-		scalar, ghash, ocb string
+		name                   string
+		f                      Facts
+		ct, scalar, ghash, ocb string
 	}{
-		{"Zen 5", zen5, "bmi", "avx512-vpclmulqdq", "avx512"},
-		{"Zen 5 without OS zmm support", with(zen5, func(f *Facts) { f.OSZMM = false }), "bmi", "avx2-vpclmulqdq", "avx2"},
-		{"Haswell", with(intelAVX2, func(f *Facts) { f.Model = 0x3C; f.BMI1, f.BMI2, f.SSSE3, f.CLMUL = true, true, true, true }), "bmi", "pclmulqdq", "avx2"},
-		{"Nehalem", nehalem, "baseline", "pclmulqdq", "sse2"},
-		{"nothing known", Facts{}, "baseline", "generic", "sse2"},
+		{"Zen 5", zen5, "avx512-vbmi", "bmi", "avx512-vpclmulqdq", "avx512"},
+		{"Zen 5 without OS zmm support", with(zen5, func(f *Facts) { f.OSZMM = false }), "avx2-ct", "bmi", "avx2-vpclmulqdq", "avx2"},
+		{"Haswell", with(intelAVX2, func(f *Facts) { f.Model = 0x3C; f.BMI1, f.BMI2, f.SSSE3, f.CLMUL = true, true, true, true }), "avx2-ct", "bmi", "pclmulqdq", "avx2"},
+		{"Nehalem", nehalem, "generic-ct", "baseline", "pclmulqdq", "sse2"},
+		{"nothing known", Facts{}, "generic-ct", "baseline", "generic", "sse2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := Decide(tc.f)
 			if !slices.Equal(ghashImpls, []string{"generic"}) {
-				if c.Scalar.Name != tc.scalar || c.GHASH.Name != tc.ghash || c.OCBMask.Name != tc.ocb {
-					t.Errorf("scalar %s, GHASH %s, OCB %s; want %s, %s, %s", c.Scalar.Name, c.GHASH.Name, c.OCBMask.Name, tc.scalar, tc.ghash, tc.ocb)
+				if c.BlockCT.Name != tc.ct || c.Scalar.Name != tc.scalar || c.GHASH.Name != tc.ghash || c.OCBMask.Name != tc.ocb {
+					t.Errorf("constant-time %s, scalar %s, GHASH %s, OCB %s; want %s, %s, %s, %s", c.BlockCT.Name, c.Scalar.Name, c.GHASH.Name, c.OCBMask.Name, tc.ct, tc.scalar, tc.ghash, tc.ocb)
 				}
+			} else if c.BlockCT.Name != "generic-ct" {
+				t.Errorf("constant-time %s in a build with only portable code", c.BlockCT.Name)
 			}
 			for _, ch := range c.All() {
 				if ch.Name == "" || !ch.Supported(ch.Name) || ch.Reason == "" {

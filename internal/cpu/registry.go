@@ -19,10 +19,11 @@ import (
 
 // The parts that have implementations to choose from.
 const (
-	Block   = "block"       // the block kernel that heads NewCipher's ladder
-	Scalar  = "scalar body" // the body of the 1-way kernels
-	GHASH   = "ghash"       // GCM's hash
-	OCBMask = "ocb offsets" // OCB's passes that apply the offsets
+	Block   = "block"               // the block kernel that heads NewCipher's ladder
+	BlockCT = "constant-time block" // the one of NewCipherConstantTime
+	Scalar  = "scalar body"         // the body of the 1-way kernels
+	GHASH   = "ghash"               // GCM's hash
+	OCBMask = "ocb offsets"         // OCB's passes that apply the offsets
 )
 
 // A Choice is the decision for one part: the implementations this build
@@ -54,11 +55,11 @@ func (c Choice) Has(name string) bool {
 
 // Choices are every CPU-dependent decision, one Choice per part.
 type Choices struct {
-	Block, Scalar, GHASH, OCBMask Choice
+	Block, BlockCT, Scalar, GHASH, OCBMask Choice
 }
 
 // All returns the choices in a fixed order, for reports.
-func (c Choices) All() []Choice { return []Choice{c.Block, c.Scalar, c.GHASH, c.OCBMask} }
+func (c Choices) All() []Choice { return []Choice{c.Block, c.BlockCT, c.Scalar, c.GHASH, c.OCBMask} }
 
 // Decide makes every choice for a CPU with the facts f, from this build's
 // implementations (build_*.go).
@@ -82,6 +83,8 @@ func Decide(f Facts) Choices {
 	}
 	c := Choices{
 		Block: Choice{Part: Block, Options: options(Block, blockImpls)},
+		BlockCT: first(BlockCT, blockCTImpls,
+			"the fastest constant-time kernel this CPU runs: no secret-dependent memory access or branch, and TWOFISH_IMPL does not apply"),
 		Scalar: first(Scalar, scalarImpls,
 			"the first body this CPU runs: with BMI1 and BMI2, BEXTR and SHRX read bytes 2 and 3 of a word, four instructions fewer a round (1.02x single blocks on Zen 5)"),
 		GHASH:   first(GHASH, ghashImpls, "the widest carry-less multiplication this CPU runs"),
@@ -101,6 +104,9 @@ func Decide(f Facts) Choices {
 func supports(f Facts, part, name string) bool {
 	avx2 := f.AVX2 && f.OSYMM
 	avx512 := avx2 && f.AVX512F && f.OSZMM
+	if part == BlockCT {
+		part = Block
+	}
 	switch part + "/" + name {
 	case Block + "/avx512-vbmi":
 		return avx512 && f.AVX512BW && f.AVX512VL && f.AVX512VBMI

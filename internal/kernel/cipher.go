@@ -30,6 +30,17 @@ func (c *Cipher) Head() *Kernel {
 	return c.ladder[0]
 }
 
+// ConstantTime reports whether every kernel of c's ladder is constant-time,
+// so that no block of c meets a table look-up; false if c has no key.
+func (c *Cipher) ConstantTime() bool {
+	for _, k := range c.ladder {
+		if !k.ConstantTime {
+			return false
+		}
+	}
+	return c.ladder != nil
+}
+
 // Narrow returns the kernel of single blocks, nil if c has no key.
 func (c *Cipher) Narrow() *Kernel { return c.narrow }
 

@@ -82,3 +82,7 @@ func Lookup(name string) (*Kernel, error) {
 // Auto returns the kernel that new Ciphers use in this process, as
 // internal/cpu chose it.
 func Auto() *Kernel { return Find(cpu.Host().Block.Name) }
+
+// AutoConstantTime returns the constant-time kernel that internal/cpu chose
+// for this process.
+func AutoConstantTime() *Kernel { return Find(cpu.Host().BlockCT.Name) }
