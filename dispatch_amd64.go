@@ -13,6 +13,8 @@ import "github.com/twofish-go/twofish/internal/kernel"
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
 	switch ks := c.k.Schedule(); c.k.Narrow() {
+	case kernel.AMD64x1BMI:
+		kernel.EncryptBlock1xBMI(ks, &dst[0], &src[0])
 	case kernel.AMD64x1:
 		kernel.EncryptBlock1x(ks, &dst[0], &src[0])
 	case kernel.AVX512VBMI:
@@ -33,6 +35,8 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
 	switch ks := c.k.Schedule(); c.k.Narrow() {
+	case kernel.AMD64x1BMI:
+		kernel.DecryptBlock1xBMI(ks, &dst[0], &src[0])
 	case kernel.AMD64x1:
 		kernel.DecryptBlock1x(ks, &dst[0], &src[0])
 	case kernel.AVX512VBMI:

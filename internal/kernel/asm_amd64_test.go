@@ -316,8 +316,8 @@ func TestFramePointerUnwinding(t *testing.T) {
 // on each body of the 1-way kernels: the rest of the suite runs only the
 // body internal/cpu chose.
 func TestScalarBodies(t *testing.T) {
-	for _, k := range []*Kernel{amd64x1Base, amd64x1BMI} {
-		bmi := k == amd64x1BMI
+	for _, k := range []*Kernel{AMD64x1, AMD64x1BMI} {
+		bmi := k == AMD64x1BMI
 		t.Run(fmt.Sprintf("bmi=%v", bmi), func(t *testing.T) {
 			if !k.Supported {
 				t.Skip("this CPU lacks BMI1 or BMI2: the 1-way kernels' BMI body cannot run")

@@ -29,17 +29,18 @@ var (
 	avx2Gather   = &Kernel{Name: "avx2-gather", Blocks: 16, narrower: "amd64-3way"}
 	avx2VPGather = &Kernel{Name: "avx2-vpgather", Blocks: 16, narrower: "amd64-3way"}
 	amd64x3      = &Kernel{Name: "amd64-3way", Blocks: 3, narrower: "amd64-1way"}
-	// amd64x1Base and amd64x1BMI are the 1-way kernel with each of its
-	// bodies (kernels_amd64.go); AMD64x1 is the one internal/cpu chose.
-	amd64x1Base = &Kernel{Name: "amd64-1way", Blocks: 1, Supported: true}
-	amd64x1BMI  = &Kernel{Name: "amd64-1way", Blocks: 1, Supported: cpu.Host().Scalar.Supported("bmi")}
-	AMD64x1     = map[bool]*Kernel{false: amd64x1Base, true: amd64x1BMI}[scalarBMI]
+	// AMD64x1 and AMD64x1BMI are the 1-way kernel with each of its bodies
+	// (kernels_amd64.go); amd64x1 is the one internal/cpu chose, which the
+	// list and the 3-way kernel's ladder hold.
+	AMD64x1    = &Kernel{Name: "amd64-1way", Blocks: 1, Supported: true}
+	AMD64x1BMI = &Kernel{Name: "amd64-1way", Blocks: 1, Supported: cpu.Host().Scalar.Supported("bmi")}
+	amd64x1    = map[bool]*Kernel{false: AMD64x1, true: AMD64x1BMI}[scalarBMI]
 )
 
 func init() {
 	// The body the CPU did not choose is no kernel of the list, and has no
 	// ladder from it.
-	for _, k := range []*Kernel{amd64x1Base, amd64x1BMI} {
+	for _, k := range []*Kernel{AMD64x1, AMD64x1BMI} {
 		k.ladder = []*Kernel{k}
 	}
 }
@@ -47,7 +48,7 @@ func init() {
 // archKernels returns the kernels of this architecture, in order of
 // preference; the portable kernel is not among them.
 func archKernels() []*Kernel {
-	return []*Kernel{AVX512VBMI, AVX2CT, avx2Gather, avx2VPGather, amd64x3, AMD64x1}
+	return []*Kernel{AVX512VBMI, AVX2CT, avx2Gather, avx2VPGather, amd64x3, amd64x1}
 }
 
 func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
@@ -64,9 +65,9 @@ func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
 		encrypt16VPGather(ks, dst, src)
 	case amd64x3:
 		encrypt3x(ks, dst, src)
-	case amd64x1Base:
+	case AMD64x1:
 		encrypt1x(ks, dst, src, false)
-	case amd64x1BMI:
+	case AMD64x1BMI:
 		encrypt1x(ks, dst, src, true)
 	default:
 		encryptBlocksGeneric(ks, dst, src)
@@ -87,9 +88,9 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 		decrypt16VPGather(ks, dst, src)
 	case amd64x3:
 		decrypt3x(ks, dst, src)
-	case amd64x1Base:
+	case AMD64x1:
 		decrypt1x(ks, dst, src, false)
-	case amd64x1BMI:
+	case AMD64x1BMI:
 		decrypt1x(ks, dst, src, true)
 	default:
 		decryptBlocksGeneric(ks, dst, src)
@@ -101,23 +102,17 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 // each of these inlines, so a single block is one call from the caller to
 // the kernel (a call level between them costs about 3% of a 1-way block).
 
-// EncryptBlock1x encrypts one block with the 1-way kernel.
-func EncryptBlock1x(ks *Schedule, dst, src *byte) {
-	if scalarBMI {
-		encryptBlocks1xBMI(ks, dst, src, 1)
-	} else {
-		encryptBlocks1x(ks, dst, src, 1)
-	}
-}
+// EncryptBlock1x encrypts one block with the 1-way kernel's baseline body.
+func EncryptBlock1x(ks *Schedule, dst, src *byte) { encryptBlocks1x(ks, dst, src, 1) }
 
-// DecryptBlock1x decrypts one block with the 1-way kernel.
-func DecryptBlock1x(ks *Schedule, dst, src *byte) {
-	if scalarBMI {
-		decryptBlocks1xBMI(ks, dst, src, 1)
-	} else {
-		decryptBlocks1x(ks, dst, src, 1)
-	}
-}
+// DecryptBlock1x decrypts one block with the 1-way kernel's baseline body.
+func DecryptBlock1x(ks *Schedule, dst, src *byte) { decryptBlocks1x(ks, dst, src, 1) }
+
+// EncryptBlock1xBMI encrypts one block with the 1-way kernel's BMI body.
+func EncryptBlock1xBMI(ks *Schedule, dst, src *byte) { encryptBlocks1xBMI(ks, dst, src, 1) }
+
+// DecryptBlock1xBMI decrypts one block with the 1-way kernel's BMI body.
+func DecryptBlock1xBMI(ks *Schedule, dst, src *byte) { decryptBlocks1xBMI(ks, dst, src, 1) }
 
 // EncryptBlockAVX512 encrypts one block with the 4-block AVX-512 kernel,
 // which loads and stores it with masks.

@@ -16,6 +16,8 @@ func singleBlock(k *Kernel) (enc, dec func(ks *Schedule, dst, src []byte)) {
 	switch k {
 	case AMD64x1:
 		return ptrs(EncryptBlock1x), ptrs(DecryptBlock1x)
+	case AMD64x1BMI:
+		return ptrs(EncryptBlock1xBMI), ptrs(DecryptBlock1xBMI)
 	case AVX512VBMI:
 		return ptrs(EncryptBlockAVX512), ptrs(DecryptBlockAVX512)
 	case AVX2CT:
