@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2
 	golang.org/x/crypto v0.45.0
+	golang.org/x/term v0.37.0
 )
 
-require golang.org/x/sys v0.41.0 // indirect
+require golang.org/x/sys v0.41.0

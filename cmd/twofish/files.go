@@ -129,7 +129,7 @@ func (o *output) abort() {
 
 // A cleanup removes the temporary files of the outputs if the process is
 // interrupted (SIGINT, SIGTERM, SIGHUP) before they are committed, and
-// exits. A kill that cannot be caught leaves a temporary file behind, but
+// exits with 128 plus the signal's number. A kill that cannot be caught leaves a temporary file behind, but
 // never a partial file under the output's name.
 type cleanup struct {
 	mu      sync.Mutex
@@ -152,9 +152,18 @@ func newCleanup(stderr io.Writer, name string) *cleanup {
 			o.abort()
 		}
 		fmt.Fprintf(c.stderr, "twofish %s: %v; no output written\n", name, sig)
-		os.Exit(exitFailure)
+		os.Exit(exitSignal(sig))
 	}()
 	return c
+}
+
+// exitSignal is the exit status after the signal sig: 128 plus its number,
+// as shells report a process that a signal ended (130 for Ctrl-C).
+func exitSignal(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return exitFailure
 }
 
 // add puts o under the cleanup's watch.

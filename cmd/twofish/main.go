@@ -7,6 +7,8 @@
 //	              [-duration 300ms] [-compare] [-sweep] [-format text|json|csv|gobench] [-svg FILE]
 //	twofish info [-json]
 //	twofish selftest [-full] [-impl NAME|all] [-seed N]
+//	twofish seal [-in FILE|-] [-out FILE|-] [-key-file FILE | -passphrase-file FILE | -passphrase-env VAR] [flags]
+//	twofish open [-in FILE|-] [-out FILE|-] [-key-file FILE | -passphrase-file FILE | -passphrase-env VAR] [flags]
 //	twofish enc -mode MODE (-key HEX | -key-file FILE) [-iv HEX] [-in FILE|-] [-out FILE|-] [flags]
 //	twofish dec -mode MODE (-key HEX | -key-file FILE) [-iv HEX] [-in FILE|-] [-out FILE|-] [flags]
 //
@@ -28,6 +30,11 @@
 // unless -full), and compares each implementation's modes with generic's
 // on random data. It prints a line per implementation and exits with
 // status 1 if any fails.
+//
+// "seal" encrypts and authenticates a file of any size with a passphrase
+// (Argon2id) or a key file, in chunks sealed with Twofish-GCM or -OCB
+// (FORMAT.md), in constant memory and on all cores; "open" checks and
+// decrypts it, detecting any change, truncation or reordering.
 //
 // "enc" and "dec" encrypt and decrypt a file or stream in any of the six
 // modes, in constant memory and, for the parallel modes, on all cores,
@@ -64,8 +71,10 @@ var commands = []command{
 	{"bench", "measure the speed of each implementation in every mode (bench-slope style)", runBench},
 	{"info", "list the implementations and the one NewCipher selects", runInfo},
 	{"selftest", "check every implementation against the official test vectors and generic", runSelftest},
-	{"enc", "encrypt a file or stream (ecb, cbc, cfb, ofb, ctr, xts)", runEnc},
-	{"dec", "decrypt a file or stream", runDec},
+	{"seal", "encrypt and authenticate a file with a passphrase or key (Argon2id, Twofish-GCM/OCB)", runSeal},
+	{"open", "check and decrypt a file made by seal", runOpen},
+	{"enc", "encrypt a file or stream in a raw mode (ecb, cbc, cfb, ofb, ctr, xts, gcm, ocb)", runEnc},
+	{"dec", "decrypt a file or stream in a raw mode", runDec},
 }
 
 func main() {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // progressMin is the input size from which enc and dec show progress: a
@@ -28,6 +30,7 @@ type progress struct {
 	start time.Time
 	now   func() time.Time
 	width int // of the last line drawn, to blank it
+	cols  int // the terminal's width: lines are kept shorter
 	stop  chan struct{}
 	wg    sync.WaitGroup
 }
@@ -49,7 +52,10 @@ func startProgress(w io.Writer, total int64) *progress {
 	if !isTerminal(w) || (total >= 0 && total < progressMin) {
 		return nil
 	}
-	p := &progress{w: w, total: total, start: time.Now(), now: time.Now, stop: make(chan struct{})}
+	p := &progress{w: w, total: total, start: time.Now(), now: time.Now, stop: make(chan struct{}), cols: 80}
+	if cols, _, err := term.GetSize(int(w.(*os.File).Fd())); err == nil && cols > 0 {
+		p.cols = cols
+	}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
@@ -98,7 +104,8 @@ func (p *progress) draw() {
 
 // line is the progress line after done bytes in elapsed time: a bar, the
 // percentage, the amounts, the speed and the time left when the total is
-// known, otherwise the amount and the speed.
+// known, otherwise the amount and the speed; shorter than the terminal is
+// wide (a narrower bar, then fewer fields), so that it never wraps.
 func (p *progress) line(done int64, elapsed time.Duration) string {
 	rate := 0.0
 	if elapsed > 0 {
@@ -106,22 +113,33 @@ func (p *progress) line(done int64, elapsed time.Duration) string {
 	}
 	speed := formatBytes(int64(rate)) + "/s"
 	if p.total < 0 {
-		return fmt.Sprintf("%s  %s", formatBytes(done), speed)
+		return fit(fmt.Sprintf("%s  %s", formatBytes(done), speed), p.cols-1)
 	}
 	done = min(done, p.total)
 	frac := 1.0
 	if p.total > 0 {
 		frac = float64(done) / float64(p.total)
 	}
-	const barWidth = 30
-	filled := int(frac * barWidth)
-	bar := strings.Repeat("#", filled) + strings.Repeat("-", barWidth-filled)
 	eta := "--:--"
 	if rate > 0 {
 		left := time.Duration(float64(p.total-done) / rate * float64(time.Second)).Round(time.Second)
 		eta = fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
 	}
-	return fmt.Sprintf("[%s] %3d%%  %s / %s  %s  %s left", bar, int(frac*100), formatBytes(done), formatBytes(p.total), speed, eta)
+	rest := fmt.Sprintf(" %3d%%  %s / %s  %s  %s left", int(frac*100), formatBytes(done), formatBytes(p.total), speed, eta)
+	barWidth := min(30, p.cols-1-len(rest)-2)
+	if barWidth < 5 {
+		return fit(fmt.Sprintf("%3d%%  %s  %s left", int(frac*100), speed, eta), p.cols-1)
+	}
+	filled := int(frac * float64(barWidth))
+	return "[" + strings.Repeat("#", filled) + strings.Repeat("-", barWidth-filled) + "]" + rest
+}
+
+// fit cuts s to at most n bytes.
+func fit(s string, n int) string {
+	if len(s) > max(n, 0) {
+		return s[:max(n, 0)]
+	}
+	return s
 }
 
 // formatBytes spells n bytes in binary units with one decimal.

@@ -61,9 +61,11 @@ func TestKilledLeavesNoOutput(t *testing.T) {
 }
 
 // TestInterruptedLeavesNothing stops enc mid-way with SIGTERM and SIGINT:
-// it must remove its temporary file, say so, and exit with status 1.
+// it must remove its temporary file, say so, and exit with 128 plus the
+// signal's number, as shells report a process a signal ended (130 for
+// Ctrl-C).
 func TestInterruptedLeavesNothing(t *testing.T) {
-	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		dir := t.TempDir()
 		cmd, stdin, stderr := startStalled(t, dir)
 		if err := cmd.Process.Signal(sig); err != nil {
@@ -71,8 +73,8 @@ func TestInterruptedLeavesNothing(t *testing.T) {
 		}
 		err := cmd.Wait()
 		stdin.Close()
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFailure {
-			t.Errorf("%v: enc ended with %v, want exit status 1", sig, err)
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 128+int(sig) {
+			t.Errorf("%v: enc ended with %v, want exit status %d", sig, err, 128+int(sig))
 		}
 		if got := stderr.String(); !strings.HasSuffix(got, "; no output written\n") || strings.Count(got, "\n") != 1 {
 			t.Errorf("%v: stderr %q", sig, got)

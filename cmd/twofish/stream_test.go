@@ -59,14 +59,25 @@ func TestCounterAt(t *testing.T) {
 	}
 }
 
-// TestProgress checks the progress line and that a pipe gets none.
+// TestProgress checks the progress line, that it fits the terminal's
+// width, and that a pipe gets none.
 func TestProgress(t *testing.T) {
-	p := &progress{total: 1 << 30}
+	p := &progress{total: 1 << 30, cols: 100}
 	line := p.line(256<<20, 2*time.Second)
 	if want := "[#######-----------------------]  25%  256.0 MiB / 1.0 GiB  128.0 MiB/s  0:06 left"; line != want {
 		t.Errorf("line = %q, want %q", line, want)
 	}
-	p.total = -1
+	for cols, want := range map[int]string{
+		80: "[######---------------------]  25%  256.0 MiB / 1.0 GiB  128.0 MiB/s  0:06 left",
+		50: " 25%  128.0 MiB/s  0:06 left",
+		10: " 25%  128",
+	} {
+		p.cols = cols
+		if line := p.line(256<<20, 2*time.Second); line != want || len(line) >= cols {
+			t.Errorf("%d columns: line = %q, want %q", cols, line, want)
+		}
+	}
+	p.total, p.cols = -1, 80
 	if line, want := p.line(100<<20, time.Second), "100.0 MiB  100.0 MiB/s"; line != want {
 		t.Errorf("line of an unknown total = %q, want %q", line, want)
 	}
@@ -79,11 +90,11 @@ func TestProgress(t *testing.T) {
 	none.finish()
 
 	// Drawing and blanking.
-	p = &progress{w: &b, total: 1 << 30, start: time.Now(), now: time.Now, stop: make(chan struct{})}
+	p = &progress{w: &b, total: 1 << 30, start: time.Now(), now: time.Now, stop: make(chan struct{}), cols: 80}
 	p.add(1 << 29)
 	p.draw()
 	p.finish()
-	if out := b.String(); !strings.HasPrefix(out, "\r[###############") || !strings.HasSuffix(out, strings.Repeat(" ", p.width)+"\r") {
+	if out := b.String(); !strings.HasPrefix(out, "\r[###") || !strings.Contains(out, "]  50%") || !strings.HasSuffix(out, strings.Repeat(" ", p.width)+"\r") {
 		t.Errorf("drawn: %q", out)
 	}
 }

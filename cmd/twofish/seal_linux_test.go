@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestSealExec seals from standard input to standard output and opens the
+// same way through the built command, with the passphrase in the
+// environment.
+func TestSealExec(t *testing.T) {
+	msg := randomBytes(rng(t), 3*sealChunk+7)
+	env := []string{"TWOFISH_TEST_PASSPHRASE=passphrase in the environment"}
+	args := append(append([]string{"-passphrase-env", "TWOFISH_TEST_PASSPHRASE"}, fastArgon...), sealChunkFlag...)
+	sealed := mustRun(t, msg, env, append([]string{"seal"}, args...)...)
+	opened := mustRun(t, sealed, env, "open", "-passphrase-env", "TWOFISH_TEST_PASSPHRASE")
+	if !bytes.Equal(opened, msg) {
+		t.Error("seal | open through the command changed the message")
+	}
+	sealed[len(sealed)-1] ^= 1
+	r := exe(t, sealed, env, "open", "-passphrase-env", "TWOFISH_TEST_PASSPHRASE")
+	if r.code != exitFailure || !bytes.Equal(r.stdout, msg[:3*sealChunk]) || !bytes.Contains(r.stderr, []byte("last chunk")) {
+		t.Errorf("open of a changed last chunk: status %d, %d bytes out, stderr %q", r.code, len(r.stdout), r.stderr)
+	}
+}
+
+// TestSealInterrupted stops seal mid-way with SIGINT, as Ctrl-C does: it
+// must remove its temporary file and exit with status 130.
+func TestSealInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	writeFile(t, key, bytes.Repeat([]byte{1}, 32))
+	out := filepath.Join(dir, "out")
+	cmd := execCommand(t, "seal", "-key-file", key, "-out", out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	go stdin.Write(make([]byte, 1<<20))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		names := dirNames(t, dir)
+		if len(names) == 2 && strings.HasPrefix(names[0], ".out.") {
+			if fi, err := os.Stat(filepath.Join(dir, names[0])); err == nil && fi.Size() > sealHeaderSize {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no temporary file with data after 10s: %q", names)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("seal ended with %v, want exit status 130", err)
+	}
+	if names := dirNames(t, dir); len(names) != 1 {
+		t.Errorf("files left besides the key: %q (stderr %q)", names, stderr.String())
+	}
+}
+
+// newPTY opens a pseudo-terminal of cols columns and returns its master
+// and the path of its slave.
+func newPTY(t *testing.T, cols int) (*os.File, string) {
+	t.Helper()
+	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	t.Cleanup(func() { master.Close() })
+	fd := int(master.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatalf("unlockpt: %v", err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatalf("ptsname: %v", err)
+	}
+	if err := unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: uint16(cols)}); err != nil {
+		t.Fatalf("TIOCSWINSZ: %v", err)
+	}
+	return master, "/dev/pts/" + strconv.Itoa(n)
+}
+
+// TestSealTerminal runs seal and open on a 50-column terminal: the
+// passphrase is asked for without echo (twice by seal), and the progress
+// line of a 96 MiB message never reaches the terminal's edge.
+func TestSealTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the terminal test seals 96 MiB")
+	}
+	dir := t.TempDir()
+	in, sealed := filepath.Join(dir, "in"), filepath.Join(dir, "sealed")
+	msg := make([]byte, 96<<20)
+	for i := range msg {
+		msg[i] = byte(i * 7)
+	}
+	writeFile(t, in, msg)
+	const pass = "terminal passphrase"
+	run := func(args ...string) string {
+		master, slave := newPTY(t, 50)
+		tty, err := os.OpenFile(slave, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tty.Close()
+		cmd := execCommand(t, args...)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var screen bytes.Buffer
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			buf := make([]byte, 4096)
+			asked := 0
+			for {
+				n, err := master.Read(buf)
+				screen.Write(buf[:n])
+				prompts := strings.Count(screen.String(), "passphrase: ") + strings.Count(screen.String(), "passphrase again: ")
+				for ; asked < prompts; asked++ {
+					// Type once the terminal stops echoing, as a person
+					// would after the prompt.
+					for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+						if tio, err := unix.IoctlGetTermios(int(master.Fd()), unix.TCGETS); err != nil || tio.Lflag&unix.ECHO == 0 {
+							break
+						}
+					}
+					master.Write([]byte(pass + "\r"))
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("twofish %q on a terminal: %v\n%s", args, err, screen.String())
+		}
+		tty.Close()
+		master.Close()
+		<-done
+		return screen.String()
+	}
+
+	screen := run(append([]string{"seal", "-in", in, "-out", sealed}, fastArgon...)...)
+	if strings.Count(screen, "passphrase") != 2 || strings.Contains(screen, pass) {
+		t.Errorf("seal's prompts (twice, without echo):\n%q", screen)
+	}
+	if !strings.Contains(screen, "%") {
+		t.Errorf("no progress line on the terminal:\n%q", screen)
+	}
+	for _, line := range strings.FieldsFunc(screen, func(r rune) bool { return r == '\r' || r == '\n' }) {
+		if len(strings.TrimRight(line, " ")) >= 50 {
+			t.Errorf("a line of %d columns on a 50-column terminal: %q", len(line), line)
+		}
+	}
+	screen = run("open", "-in", sealed, "-out", filepath.Join(dir, "out"))
+	if strings.Count(screen, "passphrase") != 1 || strings.Contains(screen, pass) {
+		t.Errorf("open's prompt (once, without echo):\n%q", screen)
+	}
+	if !bytes.Equal(readFile(t, filepath.Join(dir, "out")), msg) {
+		t.Error("the message did not survive seal and open on a terminal")
+	}
+}
+
+// TestSealGiB seals and opens 1 GiB through the command, from a generated
+// stream to a file and back to a hash, in exhaustive runs.
+func TestSealGiB(t *testing.T) {
+	if !exhaustive() {
+		t.Skip("1 GiB through seal and open: it runs with TWOFISH_TEST_EXHAUSTIVE=1")
+	}
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	writeFile(t, key, bytes.Repeat([]byte{9}, 32))
+	sealed := filepath.Join(dir, "sealed")
+	const size = 1 << 30
+	gen := func(w io.Writer) []byte {
+		h := sha256.New()
+		r := rand.NewChaCha8([32]byte{1})
+		buf := make([]byte, 1<<20)
+		for n := 0; n < size; n += len(buf) {
+			r.Read(buf)
+			h.Write(buf)
+			if _, err := w.Write(buf); err != nil {
+				break
+			}
+		}
+		return h.Sum(nil)
+	}
+	cmd := execCommand(t, "seal", "-key-file", key, "-out", sealed)
+	stdin, _ := cmd.StdinPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	want := gen(stdin)
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("seal: %v", err)
+	}
+	cmd = execCommand(t, "open", "-key-file", key, "-in", sealed)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	n, _ := io.Copy(h, stdout)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	if n != size || !bytes.Equal(h.Sum(nil), want) {
+		t.Errorf("open gave %d bytes back, with another hash", n)
+	}
+}

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The seal and open tests use a chunk of 1 KiB, so that a few kilobytes
+// make several chunks, and a cheap Argon2id: the format is the same.
+var (
+	sealChunk     = 1024
+	fastArgon     = []string{"-argon2-time", "1", "-argon2-memory", "1", "-argon2-threads", "1"}
+	sealChunkFlag = []string{"-chunk-size", "1024"}
+)
+
+// sealSetup writes a random message of n bytes, a key file and a
+// passphrase file to a new directory and returns their paths.
+func sealSetup(t *testing.T, n int) (dir, msg, key, pass string) {
+	t.Helper()
+	dir = t.TempDir()
+	r := rng(t)
+	msg, key, pass = filepath.Join(dir, "msg"), filepath.Join(dir, "key"), filepath.Join(dir, "pass")
+	writeFile(t, msg, randomBytes(r, n))
+	writeFile(t, key, randomBytes(r, 32))
+	writeFile(t, pass, []byte("correct horse battery staple\n"))
+	return dir, msg, key, pass
+}
+
+// sealFile seals msg to dir/name with args and returns the sealed bytes.
+func sealFile(t *testing.T, dir, msg, name string, args ...string) []byte {
+	t.Helper()
+	out := filepath.Join(dir, name)
+	args = append([]string{"seal", "-in", msg, "-out", out}, args...)
+	if status, _, stderr := runTool(t, args...); status != exitOK {
+		t.Fatalf("twofish %q: status %d: %s", args, status, stderr)
+	}
+	return readFile(t, out)
+}
+
+// openFails checks that open refuses the sealed bytes b: exit status 1, a
+// one-line error containing want, and no output file.
+func openFails(t *testing.T, dir string, b []byte, want string, secret ...string) {
+	t.Helper()
+	in, out := filepath.Join(dir, "bad"), filepath.Join(dir, "bad.out")
+	writeFile(t, in, b)
+	os.Remove(out)
+	status, stdout, stderr := runTool(t, append([]string{"open", "-in", in, "-out", out}, secret...)...)
+	checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, want, secret)
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("open of a bad file left %s", out)
+	}
+	if names := dirNames(t, dir); strings.Contains(strings.Join(names, " "), ".tmp") {
+		t.Errorf("temporary files left: %q", names)
+	}
+}
+
+// TestSealRoundTrip seals and opens messages of the sizes around the chunk
+// boundaries with both modes and every kind of secret, and checks the
+// sealed file's size: the header, the message, and a tag per chunk.
+func TestSealRoundTrip(t *testing.T) {
+	secrets := map[string][]string{
+		"key file":        {"-key-file", "key"},
+		"hex key":         {"-key-file", "hexkey"},
+		"passphrase file": {"-passphrase-file", "pass"},
+	}
+	for _, aead := range []string{"gcm", "ocb"} {
+		for _, n := range []int{0, 1, sealChunk - 1, sealChunk, sealChunk + 1, 3*sealChunk + 5} {
+			for what, secret := range secrets {
+				t.Run(fmt.Sprintf("%s/%d/%s", aead, n, what), func(t *testing.T) {
+					dir, msg, key, _ := sealSetup(t, n)
+					writeFile(t, filepath.Join(dir, "hexkey"), []byte(hex.EncodeToString(readFile(t, key))+"\n"))
+					secret := []string{secret[0], filepath.Join(dir, secret[1])}
+					args := append(append(append([]string{"-aead", aead}, sealChunkFlag...), fastArgon...), secret...)
+					sealed := sealFile(t, dir, msg, "sealed", args...)
+					chunks := max(1, (n+sealChunk-1)/sealChunk)
+					if want := sealHeaderSize + n + 16*chunks; len(sealed) != want {
+						t.Errorf("sealed %d bytes into %d, want %d", n, len(sealed), want)
+					}
+					out := filepath.Join(dir, "opened")
+					if status, _, stderr := runTool(t, append([]string{"open", "-in", filepath.Join(dir, "sealed"), "-out", out}, secret...)...); status != exitOK {
+						t.Fatalf("open: status %d: %s", status, stderr)
+					}
+					if !bytes.Equal(readFile(t, out), readFile(t, msg)) {
+						t.Error("open gave back a different message")
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestSealTamper changes the bytes of a sealed file of three chunks, one at
+// a time, and cuts it at every chunk boundary and inside chunks, swaps,
+// drops and repeats chunks: open must refuse each, write nothing, and say
+// why in one line.
+func TestSealTamper(t *testing.T) {
+	dir, msg, key, _ := sealSetup(t, 2*sealChunk+100)
+	secret := []string{"-key-file", key}
+	sealed := sealFile(t, dir, msg, "sealed", append(sealChunkFlag, secret...)...)
+	hdr, c := sealHeaderSize, sealChunk+16
+	chunk := func(i int) []byte { return sealed[hdr+i*c : min(hdr+(i+1)*c, len(sealed))] }
+	join := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+
+	// Every byte in exhaustive runs; otherwise every header byte and every
+	// fifth (-short: 31st) byte after it.
+	step := 5
+	switch {
+	case exhaustive():
+		step = 1
+	case testing.Short():
+		step = 31
+	}
+	for i := 0; i < len(sealed); i++ {
+		if i >= hdr && (i-hdr)%step != 0 {
+			continue
+		}
+		b := bytes.Clone(sealed)
+		b[i] ^= 0x40
+		want := "does not authenticate"
+		if i < hdr {
+			want = "" // the header's checks may catch it first
+		}
+		openFails(t, dir, b, want, secret...)
+	}
+	for _, cut := range []int{0, 5, hdr - 1, hdr, hdr + 1, hdr + c - 1, hdr + c, hdr + c + 17, hdr + 2*c, len(sealed) - 1} {
+		want := "does not authenticate"
+		switch {
+		case cut < hdr:
+			want = "header"
+		case cut == hdr:
+			want = "cut short after its header"
+		}
+		if cut == 0 {
+			want = "not a file sealed by twofish seal"
+		}
+		openFails(t, dir, sealed[:cut], want, secret...)
+	}
+	h := sealed[:hdr]
+	for name, b := range map[string][]byte{
+		"chunks 0 and 1 swapped":  join(h, chunk(1), chunk(0), chunk(2)),
+		"chunk 1 dropped":         join(h, chunk(0), chunk(2)),
+		"chunk 1 repeated":        join(h, chunk(0), chunk(1), chunk(1), chunk(2)),
+		"the last chunk repeated": join(h, chunk(0), chunk(1), chunk(2), chunk(2)),
+		"a byte appended":         join(sealed, []byte{0}),
+	} {
+		t.Run(name, func(t *testing.T) { openFails(t, dir, b, "does not authenticate", secret...) })
+	}
+}
+
+// TestSealWrongSecret checks that a wrong passphrase or key, and the wrong
+// kind of secret, fail clearly and write nothing.
+func TestSealWrongSecret(t *testing.T) {
+	dir, msg, key, pass := sealSetup(t, 3000)
+	byPass := sealFile(t, dir, msg, "p", append(fastArgon, "-passphrase-file", pass)...)
+	byKey := sealFile(t, dir, msg, "k", "-key-file", key)
+	other := filepath.Join(dir, "other")
+	writeFile(t, other, []byte("Tr0ub4dor&3\n"))
+	openFails(t, dir, byPass, "wrong passphrase or key", "-passphrase-file", other)
+	otherKey := filepath.Join(dir, "otherkey")
+	writeFile(t, otherKey, bytes.Repeat([]byte{7}, 32))
+	openFails(t, dir, byKey, "wrong passphrase or key", "-key-file", otherKey)
+	openFails(t, dir, byPass, "sealed with a passphrase, not a key file", "-key-file", key)
+	openFails(t, dir, byKey, "sealed with a key file", "-passphrase-file", pass)
+	t.Setenv("TWOFISH_TEST_PASSPHRASE", "correct horse battery staple")
+	if status, _, stderr := runTool(t, "open", "-in", filepath.Join(dir, "p"), "-out", filepath.Join(dir, "env.out"), "-passphrase-env", "TWOFISH_TEST_PASSPHRASE"); status != exitOK {
+		t.Errorf("open with -passphrase-env: status %d: %s", status, stderr)
+	}
+}
+
+// TestOpenStdoutStopsAtFailure opens a file whose third chunk was changed
+// to standard output: the two chunks before it come out, nothing after.
+func TestOpenStdoutStopsAtFailure(t *testing.T) {
+	dir, msg, key, _ := sealSetup(t, 4*sealChunk)
+	sealed := sealFile(t, dir, msg, "sealed", append(sealChunkFlag, "-key-file", key)...)
+	sealed[sealHeaderSize+2*(sealChunk+16)+5] ^= 1
+	bad := filepath.Join(dir, "bad")
+	writeFile(t, bad, sealed)
+	status, stdout, stderr := runTool(t, "open", "-in", bad, "-key-file", key)
+	if status != exitFailure || !strings.Contains(stderr, "chunk 2 does not authenticate") {
+		t.Errorf("status %d, stderr %q", status, stderr)
+	}
+	if want := readFile(t, msg)[:2*sealChunk]; stdout != string(want) {
+		t.Errorf("stdout got %d bytes, want the %d of the chunks before the bad one", len(stdout), len(want))
+	}
+}
+
+// TestSealUsage checks seal's and open's usage errors: status 2, one line.
+func TestSealUsage(t *testing.T) {
+	dir, msg, key, pass := sealSetup(t, 10)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"seal", "-in", msg, "-key-file", key, "-passphrase-file", pass}, "give one"},
+		{[]string{"seal", "-in", msg, "-key-file", key, "-aead", "ctr"}, "want gcm or ocb"},
+		{[]string{"seal", "-in", msg, "-key-file", key, "-chunk-size", "1000"}, "power of two"},
+		{[]string{"seal", "-in", msg, "-key-file", key, "-chunk-size", "512"}, "power of two"},
+		{[]string{"seal", "-in", msg, "-passphrase-file", pass, "-argon2-time", "0"}, "-argon2-time 0"},
+		{[]string{"seal", "-in", msg, "-passphrase-file", pass, "-argon2-threads", "0"}, "-argon2-threads 0"},
+		{[]string{"seal", "-in", msg, "-passphrase-file", pass, "-argon2-memory", "0"}, "-argon2-memory 0"},
+		{[]string{"open", "-in", msg, "extra"}, "unexpected argument"},
+	} {
+		status, stdout, stderr := runTool(t, tc.args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitUsage, tc.want, tc.args)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"open", "-in", msg, "-key-file", key}, "not a file sealed by twofish seal"},
+		{[]string{"seal", "-in", filepath.Join(dir, "nonesuch"), "-key-file", key}, "nonesuch"},
+		{[]string{"seal", "-in", msg, "-key-file", msg}, "want a 32-byte key"},
+		{[]string{"seal", "-in", msg, "-passphrase-env", "TWOFISH_TEST_UNSET_VARIABLE"}, "not set or empty"},
+	} {
+		status, stdout, stderr := runTool(t, tc.args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, tc.want, tc.args)
+	}
+}
+
+// TestSealHeader checks that the header parser refuses every field out of
+// range, with a message that names it.
+func TestSealHeader(t *testing.T) {
+	h := &sealHeader{aead: aeadGCM, chunkLog: 16, kdf: kdfArgon2id, time: 3, memory: 64 << 10, threads: 4}
+	good := h.marshal()
+	if got, err := parseSealHeader(good); err != nil || *got != *h {
+		t.Fatalf("parse(marshal(h)) = %+v, %v", got, err)
+	}
+	for _, tc := range []struct {
+		at   int
+		val  byte
+		want string
+	}{
+		{0, 'T', "not a file sealed"},
+		{8, 2, "format version 2"},
+		{9, 3, "unknown authenticated mode"},
+		{10, 9, "chunk size"},
+		{10, 25, "chunk size"},
+		{11, 3, "unknown key derivation"},
+		{11, kdfKey, "key-file header with Argon2id"},
+		{15, 0, "Argon2id parameters"}, // t = 0
+		{20, 0, "Argon2id parameters"}, // p = 0
+		{16, 0xff, "Argon2id parameters"},
+	} {
+		b := bytes.Clone(good)
+		b[tc.at] = tc.val
+		if tc.at == 15 {
+			b[12], b[13], b[14] = 0, 0, 0
+		}
+		if _, err := parseSealHeader(b); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("byte %d = %d: error %v, want %q", tc.at, tc.val, err, tc.want)
+		}
+	}
+	if _, err := parseSealHeader(good[:20]); err == nil || !strings.Contains(err.Error(), "cut short") {
+		t.Errorf("a short header: error %v", err)
+	}
+}

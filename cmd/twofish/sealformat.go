@@ -1,0 +1,310 @@
+package main
+
+import (
+	"bufio"
+	"crypto/cipher"
+	"crypto/hkdf"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/crypto/argon2"
+
+	"github.com/twofish-go/twofish"
+)
+
+// The container of "twofish seal" and "twofish open", specified in
+// FORMAT.md: a header, then the message in chunks, each sealed with
+// Twofish-256 in GCM or OCB under a key derived for this file, with the
+// STREAM construction's nonces (a random prefix, the chunk's number and a
+// flag on the last chunk) and the header as associated data.
+
+// sealMagic begins every sealed file. The first byte is not ASCII and the
+// last is a line feed, so that a transfer that changes either is noticed.
+const sealMagic = "\x89TWOFSH\n"
+
+// sealHeaderSize is the length of a version 1 header.
+const sealHeaderSize = 44
+
+// The values of the header's fields.
+const (
+	sealVersion = 1
+
+	aeadGCM = 1
+	aeadOCB = 2
+
+	kdfArgon2id = 1 // a passphrase through Argon2id
+	kdfKey      = 2 // a 32-byte key through HKDF-SHA256
+
+	minChunkLog, maxChunkLog = 10, 24 // 1 KiB to 16 MiB of plaintext per chunk
+	defaultChunkLog          = 16     // 64 KiB
+
+	sealTagSize = 16
+)
+
+// sealKeyInfo is HKDF's info: it binds the derived key to this format.
+const sealKeyInfo = "twofish-seal v1 file key"
+
+// A sealHeader is the header of a sealed file.
+type sealHeader struct {
+	aead     byte // aeadGCM or aeadOCB
+	chunkLog byte // plaintext bytes per chunk: 1 << chunkLog
+	kdf      byte // kdfArgon2id or kdfKey
+	// Argon2id's passes, memory in KiB and lanes; zero with kdfKey.
+	time, memory uint32
+	threads      byte
+	salt         [16]byte
+	prefix       [7]byte // the nonce prefix
+}
+
+// marshal returns the header's bytes.
+func (h *sealHeader) marshal() []byte {
+	b := make([]byte, 0, sealHeaderSize)
+	b = append(b, sealMagic...)
+	b = append(b, sealVersion, h.aead, h.chunkLog, h.kdf)
+	b = binary.BigEndian.AppendUint32(b, h.time)
+	b = binary.BigEndian.AppendUint32(b, h.memory)
+	b = append(b, h.threads)
+	b = append(b, h.salt[:]...)
+	return append(b, h.prefix[:]...)
+}
+
+// parseSealHeader reads and checks a header. Its errors say what is wrong
+// in words a user can act on.
+func parseSealHeader(b []byte) (*sealHeader, error) {
+	if len(b) < len(sealMagic) || string(b[:len(sealMagic)]) != sealMagic {
+		return nil, errors.New("not a file sealed by twofish seal (no header)")
+	}
+	if len(b) < sealHeaderSize {
+		return nil, errors.New("the header is cut short")
+	}
+	if v := b[8]; v != sealVersion {
+		return nil, fmt.Errorf("format version %d; this twofish reads version %d", v, sealVersion)
+	}
+	h := &sealHeader{aead: b[9], chunkLog: b[10], kdf: b[11]}
+	h.time = binary.BigEndian.Uint32(b[12:])
+	h.memory = binary.BigEndian.Uint32(b[16:])
+	h.threads = b[20]
+	copy(h.salt[:], b[21:37])
+	copy(h.prefix[:], b[37:44])
+	switch {
+	case h.aead != aeadGCM && h.aead != aeadOCB:
+		return nil, fmt.Errorf("unknown authenticated mode %d in the header", h.aead)
+	case h.chunkLog < minChunkLog || h.chunkLog > maxChunkLog:
+		return nil, fmt.Errorf("chunk size 2^%d in the header is out of range", h.chunkLog)
+	case h.kdf == kdfArgon2id && (h.time < 1 || h.memory < 8*uint32(h.threads) || h.threads < 1 || h.memory > maxArgon2Memory):
+		return nil, fmt.Errorf("Argon2id parameters t=%d m=%d KiB p=%d in the header are out of range", h.time, h.memory, h.threads)
+	case h.kdf == kdfKey && (h.time != 0 || h.memory != 0 || h.threads != 0):
+		return nil, errors.New("a key-file header with Argon2id parameters")
+	case h.kdf != kdfArgon2id && h.kdf != kdfKey:
+		return nil, fmt.Errorf("unknown key derivation %d in the header", h.kdf)
+	}
+	return h, nil
+}
+
+// maxArgon2Memory bounds the memory a header may ask Argon2id for (4 GiB,
+// in KiB), so that a crafted file cannot make open allocate without limit.
+const maxArgon2Memory = 4 << 20
+
+// chunkSize is the plaintext size of every chunk but the last.
+func (h *sealHeader) chunkSize() int { return 1 << h.chunkLog }
+
+// aeadName names the header's authenticated mode.
+func (h *sealHeader) aeadName() string {
+	if h.aead == aeadOCB {
+		return "ocb"
+	}
+	return "gcm"
+}
+
+// newAEADFor derives the file key from secret (the passphrase for
+// kdfArgon2id, the 32-byte key for kdfKey) and returns the AEAD of the
+// header's mode under it.
+func (h *sealHeader) newAEADFor(secret []byte) (cipher.AEAD, error) {
+	ikm := secret
+	if h.kdf == kdfArgon2id {
+		ikm = argon2.IDKey(secret, h.salt[:], h.time, h.memory, h.threads, 32)
+	}
+	key, err := hkdf.Key(sha256.New, ikm, h.salt[:], sealKeyInfo, 32)
+	if err != nil {
+		return nil, err
+	}
+	c, err := twofish.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	if h.aead == aeadOCB {
+		return twofish.NewOCB(c, 12, sealTagSize)
+	}
+	return twofish.NewGCM(c)
+}
+
+// nonce returns the nonce of chunk i: the prefix, i as 4 big-endian bytes,
+// and 1 for the last chunk, else 0.
+func (h *sealHeader) nonce(i uint32, last bool) []byte {
+	n := make([]byte, 12)
+	copy(n, h.prefix[:])
+	binary.BigEndian.PutUint32(n[7:], i)
+	if last {
+		n[11] = 1
+	}
+	return n
+}
+
+// errAuth is how open reports a chunk that does not authenticate.
+type errAuth struct {
+	chunk uint32
+	last  bool
+}
+
+func (e errAuth) Error() string {
+	if e.chunk == 0 {
+		return "wrong passphrase or key, or the file was changed (the first chunk does not authenticate)"
+	}
+	if e.last {
+		return fmt.Sprintf("the file was cut short or changed (its last chunk, number %d, does not authenticate)", e.chunk)
+	}
+	return fmt.Sprintf("the file was changed (chunk %d does not authenticate)", e.chunk)
+}
+
+// A sealJob is one chunk on its way through the pipeline.
+type sealJob struct {
+	index uint32
+	last  bool
+	in    []byte
+	out   []byte
+	err   error
+	done  chan struct{}
+}
+
+// sealChunks seals the message read from r, chunk by chunk, to w (after
+// the header, which the caller has written).
+func sealChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress func(int)) error {
+	ad := h.marshal()
+	return runChunks(r, w, h.chunkSize(), h.chunkSize()+sealTagSize, progress, func(j *sealJob) error {
+		j.out = a.Seal(j.out[:0], h.nonce(j.index, j.last), j.in, ad)
+		return nil
+	}, false)
+}
+
+// openChunks opens the chunks read from r (after the header) to w,
+// stopping at the first that does not authenticate: nothing after it is
+// written.
+func openChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress func(int)) error {
+	ad := h.marshal()
+	return runChunks(r, w, h.chunkSize()+sealTagSize, h.chunkSize(), progress, func(j *sealJob) error {
+		if len(j.in) < sealTagSize {
+			return errAuth{j.index, true}
+		}
+		var err error
+		j.out, err = a.Open(j.out[:0], h.nonce(j.index, j.last), j.in, ad)
+		if err != nil {
+			return errAuth{j.index, j.last}
+		}
+		return nil
+	}, true)
+}
+
+// runChunks reads r in chunks of inSize bytes (the last may be shorter),
+// processes them on GOMAXPROCS workers and writes their outputs in order to
+// w. A chunk is the last if the input ends with it; an empty input is one
+// empty last chunk, except when opening (open), where it is an error.
+// Memory stays at a few chunks whatever the input's size.
+func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int), process func(*sealJob) error, open bool) error {
+	workers := runtime.GOMAXPROCS(0)
+	nbuf := 2*workers + 2
+	free := make(chan *sealJob, nbuf)
+	for range nbuf {
+		free <- &sealJob{in: make([]byte, inSize), out: make([]byte, 0, outSize+sealTagSize)}
+	}
+	work := make(chan *sealJob, nbuf)
+	order := make(chan *sealJob, nbuf)
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				j.err = process(j)
+				close(j.done)
+			}
+		}()
+	}
+
+	var werr error
+	wdone := make(chan struct{})
+	go func() {
+		defer close(wdone)
+		for j := range order {
+			<-j.done
+			if werr == nil && j.err != nil {
+				werr = j.err
+			}
+			if werr == nil {
+				if _, err := w.Write(j.out); err != nil {
+					werr = fmt.Errorf("writing the output: %v", unwrapPath(err))
+				} else if progress != nil {
+					progress(len(j.in))
+				}
+			}
+			if werr != nil {
+				failed.Store(true)
+			}
+			free <- j
+		}
+	}()
+
+	rerr := func() error {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for i := uint64(0); !failed.Load(); i++ {
+			if i > 1<<32-1 {
+				return errors.New("the input is too long for this chunk size (2^32 chunks)")
+			}
+			j := <-free
+			j.in = j.in[:cap(j.in)]
+			n, err := io.ReadFull(br, j.in)
+			switch err {
+			case nil:
+				if _, perr := br.Peek(1); perr == io.EOF {
+					j.last = true
+				} else if perr != nil {
+					return fmt.Errorf("reading the input: %v", unwrapPath(perr))
+				}
+			case io.EOF, io.ErrUnexpectedEOF:
+				if n == 0 && i > 0 {
+					// The previous chunk was full and the input ended
+					// after it without its being read as the last: only
+					// possible if the input grew or shrank while read.
+					return errors.New("the input changed while it was read")
+				}
+				if n == 0 && open {
+					return errors.New("the file was cut short after its header")
+				}
+				j.last = true
+			default:
+				return fmt.Errorf("reading the input: %v", unwrapPath(err))
+			}
+			j.index, j.in, j.err, j.done = uint32(i), j.in[:n], nil, make(chan struct{})
+			order <- j
+			work <- j
+			if j.last {
+				return nil
+			}
+		}
+		return nil
+	}()
+	close(work)
+	close(order)
+	wg.Wait()
+	<-wdone
+	if werr != nil {
+		return werr
+	}
+	return rerr
+}
