@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -152,7 +153,7 @@ func measureCall(op func(buf []byte), buf []byte, d time.Duration) measurement {
 // printed why, and the usage message, to stderr.
 func parseBench(args []string, stderr io.Writer) (*benchConfig, bool) {
 	fs := newFlagSet("bench", " [flags]", stderr)
-	impl := fs.String("impl", "all", "measure the Twofish implementation `name` (one that \"twofish info\" lists), auto (the one NewCipher selects) or all")
+	impl := fs.String("impl", "all", "measure the Twofish implementations `names`, comma-separated (those \"twofish info\" lists, or auto: the one NewCipher selects), or all")
 	keySizes := fs.String("keysize", "128,256", "comma-separated key `sizes` in bits: 128, 192 or 256")
 	modes := fs.String("modes", "ecb,cbc,cfb,ofb,ctr,xts,gcm,ocb,eax", "comma-separated `modes` to measure, each encrypting and decrypting (and authenticating only, gcm and ocb)")
 	cfg := &benchConfig{}
@@ -227,15 +228,24 @@ func selectImpls(spec string) (impls, skipped []string, err error) {
 	}
 	names := make([]string, len(all))
 	for i, im := range all {
-		if im.Name == spec {
-			if !im.Supported {
-				return nil, nil, fmt.Errorf("-impl %s: not supported on this CPU", spec)
-			}
-			return []string{spec}, nil, nil
-		}
 		names[i] = im.Name
 	}
-	return nil, nil, fmt.Errorf("-impl %q: unknown implementation; this build has %s", spec, strings.Join(names, ", "))
+	for _, name := range strings.Split(spec, ",") {
+		name = strings.TrimSpace(name)
+		i := slices.Index(names, name)
+		switch {
+		case name == "auto":
+			name, _ = twofish.AutoImplementation()
+		case i < 0:
+			return nil, nil, fmt.Errorf("-impl %q: unknown implementation; this build has %s", name, strings.Join(names, ", "))
+		case !all[i].Supported:
+			return nil, nil, fmt.Errorf("-impl %s: not supported on this CPU", name)
+		}
+		if !slices.Contains(impls, name) {
+			impls = append(impls, name)
+		}
+	}
+	return impls, nil, nil
 }
 
 // parseKeySizes parses the -keysize flag, a comma-separated list of key

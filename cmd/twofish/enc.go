@@ -65,8 +65,9 @@ counter), xts (IEEE 1619, dm-crypt plain64 layout), and the authenticated gcm
 and ocb. Keys are 16, 24 or 32 bytes in hex; xts takes two of them, 32, 48 or
 64 bytes. cbc, cfb, ofb and ctr take a 16-byte IV, gcm and ocb a nonce (below):
 if enc has no -iv, it makes a random one with crypto/rand
-and prints it to stderr as "iv=HEX" (and writes it to -iv-out FILE); dec needs
--iv. ecb and cbc pad with PKCS#7 unless -nopad. xts encrypts each sector of
+and, once the output is written, prints it to stderr as "iv=HEX" (enc -iv-out
+FILE also writes it to a file); dec needs -iv, or -iv-file FILE to read it
+from a file. ecb and cbc pad with PKCS#7 unless -nopad. xts encrypts each sector of
 -sector-size bytes with its number, counting from -sector, as the tweak; a
 short last sector of 16 bytes or more uses ciphertext stealing.
 
@@ -96,6 +97,7 @@ func runCrypt(decrypt bool, args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := parseCrypt(name, decrypt, args, stderr)
 	if err == nil {
+		warnImpl(stderr, name, cfg.impl)
 		err = cryptFiles(cfg, stdout, stderr)
 	}
 	var u usageError
@@ -112,6 +114,16 @@ func runCrypt(decrypt bool, args []string, stdout, stderr io.Writer) int {
 	return exitFailure
 }
 
+// warnImpl warns on stderr that TWOFISH_IMPL is set but ignored (unknown,
+// or not supported here), when the command uses NewCipher's choice (impl
+// "auto").
+func warnImpl(stderr io.Writer, name, impl string) {
+	_, reason := twofish.AutoImplementation()
+	if _, why, ignored := strings.Cut(reason, "TWOFISH_IMPL ignored: "); impl == "auto" && ignored {
+		fmt.Fprintf(stderr, "twofish %s: warning: TWOFISH_IMPL=%s is ignored: %s\n", name, os.Getenv("TWOFISH_IMPL"), strings.TrimPrefix(why, "twofish: "))
+	}
+}
+
 // errReported is a usage error that the flag package has printed already.
 var errReported = errors.New("reported")
 
@@ -126,6 +138,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	keyHex := fs.String("key", "", "the key in `hex`")
 	keyFile := fs.String("key-file", "", "read the key in hex from `file`, which keeps it off the command line")
 	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter; gcm, ocb: the nonce, 12 bytes)")
+	ivFile := fs.String("iv-file", "", "read the IV in hex from `file` (as -iv-out writes it)")
 	fs.StringVar(&cfg.in, "in", "-", "read from `file`; - is standard input")
 	fs.StringVar(&cfg.out, "out", "-", "write to `file`; - is standard output")
 	fs.BoolVar(&cfg.force, "f", false, "overwrite an existing output file (and -iv-out file)")
@@ -185,12 +198,12 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 			return nil, fmt.Errorf("-key-file %v", pathErr(err))
 		}
 		if cfg.key, err = hex.DecodeString(string(bytes.TrimSpace(text))); err != nil {
-			return nil, keyErr("not a key in hex")
+			return nil, keyErr("not a key in hex (%s)", hexReason(string(bytes.TrimSpace(text))))
 		}
 	case set["key"]:
 		var err error
 		if cfg.key, err = hex.DecodeString(*keyHex); err != nil {
-			return nil, usagef("-key: not hex")
+			return nil, usagef("-key: not hex (%s)", hexReason(*keyHex))
 		}
 	default:
 		return nil, usagef("a key is required: -key HEX or -key-file FILE")
@@ -209,18 +222,31 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	}
 
 	switch {
-	case set["iv"] && !needsIV:
+	case set["iv"] && set["iv-file"]:
+		return nil, usagef("-iv and -iv-file: give one")
+	case (set["iv"] || set["iv-file"]) && !needsIV:
 		return nil, usagef("-iv: %s takes no IV", cfg.mode)
+	case set["iv-file"]:
+		text, err := os.ReadFile(*ivFile)
+		if err != nil {
+			return nil, fmt.Errorf("-iv-file %v", pathErr(err))
+		}
+		if cfg.iv, err = hex.DecodeString(string(bytes.TrimSpace(text))); err != nil {
+			return nil, fmt.Errorf("-iv-file %s: not an IV in hex (%s)", *ivFile, hexReason(string(bytes.TrimSpace(text))))
+		}
+		if err := checkIVSize(cfg.mode, len(cfg.iv)); err != nil {
+			return nil, fmt.Errorf("-iv-file %s: %v", *ivFile, err)
+		}
 	case set["iv"]:
 		var err error
 		if cfg.iv, err = hex.DecodeString(*ivHex); err != nil {
-			return nil, usagef("-iv: not hex")
+			return nil, usagef("-iv: not hex (%s)", hexReason(*ivHex))
 		}
 		if err := checkIVSize(cfg.mode, len(cfg.iv)); err != nil {
 			return nil, err
 		}
 	case needsIV && decrypt:
-		return nil, usagef("-iv is required: %s decryption needs the IV of the encryption", cfg.mode)
+		return nil, usagef("-iv is required: %s decryption needs the IV of the encryption (-iv HEX or -iv-file FILE)", cfg.mode)
 	case needsIV:
 		cfg.iv = make([]byte, ivSize(cfg.mode))
 		if _, err := crand.Read(cfg.iv); err != nil {
@@ -256,6 +282,18 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 		}
 	}
 	return cfg, nil
+}
+
+// hexReason says why s is not hex without repeating it, which may be a
+// secret: where its first character that is not a hex digit is, or that
+// its digits are odd in number.
+func hexReason(s string) string {
+	for i, r := range s {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return fmt.Sprintf("character %d is not a hex digit", i+1)
+		}
+	}
+	return fmt.Sprintf("%d hex digits, an odd number", len(s))
 }
 
 // pathErr returns err without the operation that *os.PathError adds, which
@@ -309,6 +347,9 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 	if cfg.decrypt {
 		name = "dec"
 	}
+	if !cfg.decrypt && cfg.out == "-" && isTerminal(stdout) {
+		return usagef("will not write ciphertext to a terminal; use -out FILE or a redirection")
+	}
 	clean := newCleanup(stderr, name)
 	defer clean.stop()
 	out, err := createOutput(cfg.out, inInfo, cfg.force, stdout)
@@ -334,10 +375,6 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
 		}
 	}
-	if cfg.randomIV {
-		fmt.Fprintf(stderr, "iv=%x\n", cfg.iv)
-	}
-
 	p := startProgress(stderr, total)
 	err = cr.run(in, out.w, p.add)
 	p.finish()
@@ -351,7 +388,7 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		})
 		return err
 	}
-	return clean.do(func() error {
+	err = clean.do(func() error {
 		if ivOut != nil {
 			if err := ivOut.commit(); err != nil {
 				out.abort()
@@ -366,6 +403,11 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		}
 		return nil
 	})
+	// The IV is told only for an output that exists.
+	if err == nil && cfg.randomIV {
+		fmt.Fprintf(stderr, "iv=%x\n", cfg.iv)
+	}
+	return err
 }
 
 // samePath reports whether the file names a and b, neither "-", name the

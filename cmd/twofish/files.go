@@ -62,7 +62,22 @@ func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*o
 	if err != nil {
 		return nil, fmt.Errorf("-out %s: cannot create a file in %s: %v", name, dir, unwrapPath(err))
 	}
-	return &output{w: tmp, name: name, tmp: tmp, force: force}, nil
+	return &output{w: namedWriter{tmp, name}, name: name, tmp: tmp, force: force}, nil
+}
+
+// A namedWriter writes to a temporary file and names the output, not the
+// temporary file, in its errors ("out.bin: no space left on device").
+type namedWriter struct {
+	f    *os.File
+	name string
+}
+
+func (w namedWriter) Write(b []byte) (int, error) {
+	n, err := w.f.Write(b)
+	if err != nil {
+		err = fmt.Errorf("%s: %v", w.name, unwrapPath(err))
+	}
+	return n, err
 }
 
 // unwrapPath returns the cause of a *os.PathError, which names a

@@ -50,6 +50,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 )
 
 // Exit statuses.
@@ -94,8 +96,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("twofish", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { usage(stderr) }
+	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
+	}
+	if *version {
+		fmt.Fprintln(stdout, versionLine())
+		return exitOK
 	}
 	if fs.NArg() == 0 {
 		usage(stderr)
@@ -111,9 +118,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
+// versionLine is what -version prints: the module's version (a tag, a
+// pseudo-version, or "(devel)" for a build from a checkout, with the
+// commit where the build recorded it) and the Go toolchain and platform.
+func versionLine() string {
+	v := "(unknown)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v = bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+	}
+	return fmt.Sprintf("twofish %s, %s %s/%s", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
 // usage prints the tool's usage message to w.
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: twofish COMMAND [flags]")
+	fmt.Fprintln(w, "usage: twofish [-version] COMMAND [flags]")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)

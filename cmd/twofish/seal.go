@@ -82,6 +82,7 @@ func runSealOpen(open bool, args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := parseSeal(name, open, args, stderr)
 	if err == nil {
+		warnImpl(stderr, name, "auto")
 		err = sealFiles(cfg, stdout, stderr)
 	}
 	var u usageError

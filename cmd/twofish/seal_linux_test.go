@@ -234,3 +234,32 @@ func TestSealGiB(t *testing.T) {
 		t.Errorf("open gave %d bytes back, with another hash", n)
 	}
 }
+
+// TestNoCiphertextToTerminal checks that seal and enc refuse to write
+// ciphertext to a terminal, as age does: status 2, and nothing written.
+func TestNoCiphertextToTerminal(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	writeFile(t, key, bytes.Repeat([]byte{3}, 32))
+	for _, args := range [][]string{
+		{"seal", "-key-file", key},
+		{"enc", "-mode", "ctr", "-key", key128, "-iv", key128},
+	} {
+		master, slave := newPTY(t, 80)
+		tty, err := os.OpenFile(slave, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := execCommand(t, args...)
+		cmd.Stdin = bytes.NewReader([]byte("plaintext"))
+		cmd.Stdout = tty
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err = cmd.Run()
+		tty.Close()
+		master.Close()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitUsage || !strings.Contains(stderr.String(), "to a terminal") {
+			t.Errorf("twofish %q to a terminal: %v, stderr %q", args, err, stderr.String())
+		}
+	}
+}

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"crypto/hkdf"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/twofish-go/twofish"
 )
 
 // The seal and open tests use a chunk of 1 KiB, so that a few kilobytes
@@ -257,5 +261,40 @@ func TestSealHeader(t *testing.T) {
 	}
 	if _, err := parseSealHeader(good[:20]); err == nil || !strings.Contains(err.Error(), "cut short") {
 		t.Errorf("a short header: error %v", err)
+	}
+}
+
+// TestSealFormat opens a sealed file by FORMAT.md alone, without the
+// command's code: the header's fields at their offsets, the file key from
+// HKDF-SHA256, and each chunk's nonce.
+func TestSealFormat(t *testing.T) {
+	dir, msg, key, _ := sealSetup(t, 2*sealChunk+3)
+	b := sealFile(t, dir, msg, "sealed", append(sealChunkFlag, "-key-file", key, "-aead", "ocb")...)
+	hdr := b[:44]
+	if string(hdr[:8]) != "\x89TWOFSH\n" || hdr[8] != 1 || hdr[9] != 2 || hdr[10] != 10 || hdr[11] != 2 || !bytes.Equal(hdr[12:21], make([]byte, 9)) {
+		t.Fatalf("header % x", hdr)
+	}
+	fileKey, err := hkdf.Key(sha256.New, readFile(t, key), hdr[21:37], "twofish-seal v1 file key", 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := twofish.NewCipher(fileKey)
+	a, _ := twofish.NewOCB(c, 12, 16)
+	var got []byte
+	rest := b[44:]
+	for i := 0; len(rest) > 0; i++ {
+		n := min(len(rest), sealChunk+16)
+		nonce := append(bytes.Clone(hdr[37:44]), 0, 0, 0, byte(i), 0)
+		if n == len(rest) {
+			nonce[11] = 1
+		}
+		pt, err := a.Open(nil, nonce, rest[:n], hdr)
+		if err != nil {
+			t.Fatalf("chunk %d: %v", i, err)
+		}
+		got, rest = append(got, pt...), rest[n:]
+	}
+	if !bytes.Equal(got, readFile(t, msg)) {
+		t.Error("the message read by FORMAT.md differs")
 	}
 }

@@ -114,14 +114,6 @@ const maxArgon2Memory = 4 << 20
 // chunkSize is the plaintext size of every chunk but the last.
 func (h *sealHeader) chunkSize() int { return 1 << h.chunkLog }
 
-// aeadName names the header's authenticated mode.
-func (h *sealHeader) aeadName() string {
-	if h.aead == aeadOCB {
-		return "ocb"
-	}
-	return "gcm"
-}
-
 // newAEADFor derives the file key from secret (the passphrase for
 // kdfArgon2id, the 32-byte key for kdfKey) and returns the AEAD of the
 // header's mode under it.

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestVersion checks -version: one line naming the tool and the Go
+// toolchain, status 0.
+func TestVersion(t *testing.T) {
+	status, stdout, stderr := runTool(t, "-version")
+	if status != exitOK || stderr != "" || !strings.HasPrefix(stdout, "twofish ") || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, " go1.") {
+		t.Errorf("-version: status %d, stdout %q, stderr %q", status, stdout, stderr)
+	}
+}
+
+// TestIVFile checks that dec reads the IV that enc -iv-out wrote, and that
+// enc tells a random IV only for an output that was written.
+func TestIVFile(t *testing.T) {
+	dir := t.TempDir()
+	in, enc, iv, out := filepath.Join(dir, "in"), filepath.Join(dir, "enc"), filepath.Join(dir, "iv"), filepath.Join(dir, "out")
+	writeFile(t, in, []byte("a message with an IV kept in a file"))
+	status, _, stderr := runTool(t, "enc", "-mode", "cbc", "-key", key128, "-in", in, "-out", enc, "-iv-out", iv)
+	if status != exitOK || !strings.HasPrefix(stderr, "iv=") {
+		t.Fatalf("enc: status %d, stderr %q", status, stderr)
+	}
+	if status, _, stderr := runTool(t, "dec", "-mode", "cbc", "-key", key128, "-in", enc, "-out", out, "-iv-file", iv); status != exitOK {
+		t.Fatalf("dec -iv-file: status %d, stderr %q", status, stderr)
+	}
+	if got := string(readFile(t, out)); got != "a message with an IV kept in a file" {
+		t.Errorf("dec -iv-file gave %q", got)
+	}
+	// The output exists now: enc fails, and must not tell an IV.
+	status, _, stderr = runTool(t, "enc", "-mode", "cbc", "-key", key128, "-in", in, "-out", enc)
+	if status != exitFailure || strings.Contains(stderr, "iv=") {
+		t.Errorf("enc over an existing output: status %d, stderr %q", status, stderr)
+	}
+	writeFile(t, filepath.Join(dir, "badiv"), []byte("0011zz\n"))
+	for _, tc := range []struct {
+		code int
+		want string
+		args []string
+	}{
+		{1, "-iv-file " + filepath.Join(dir, "badiv") + ": not an IV in hex (character 5 is not a hex digit)", []string{"dec", "-mode", "cbc", "-key", key128, "-in", enc, "-iv-file", filepath.Join(dir, "badiv")}},
+		{2, "-iv and -iv-file: give one", []string{"dec", "-mode", "cbc", "-key", key128, "-in", enc, "-iv-file", iv, "-iv", "00"}},
+		{2, "-key: not hex (character 32 is not a hex digit)", []string{"enc", "-mode", "ctr", "-key", "000102030405060708090a0b0c0d0e0g"}},
+		{2, "-key: not hex (33 hex digits, an odd number)", []string{"enc", "-mode", "ctr", "-key", key128 + "0"}},
+		{2, "-iv-file FILE", []string{"dec", "-mode", "cbc", "-key", key128, "-in", enc}},
+	} {
+		status, stdout, stderr := runTool(t, tc.args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, tc.code, tc.want, tc.args)
+	}
+}
+
+// TestIgnoredImplWarns runs enc with a TWOFISH_IMPL that names no
+// implementation: it works with the automatic choice and says so.
+func TestIgnoredImplWarns(t *testing.T) {
+	r := exe(t, []byte("sixteen byte msg"), []string{"TWOFISH_IMPL=nonesuch"}, "enc", "-mode", "ctr", "-key", key128, "-iv", key128)
+	if r.code != exitOK || !strings.Contains(string(r.stderr), `warning: TWOFISH_IMPL=nonesuch is ignored: unknown implementation "nonesuch"`) {
+		t.Errorf("status %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestBenchImplList checks that bench -impl takes a list, as -modes and
+// -keysize do.
+func TestBenchImplList(t *testing.T) {
+	got := benchTablesRows(t, []string{"ECB enc", "ECB dec"}, "-impl", "generic,generic-ct,generic", "-keysize", "128", "-modes", "ecb")
+	want := []string{"Twofish (impl=generic, key=128)", "Twofish (impl=generic-ct, key=128)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tables %q, want %q", got, want)
+	}
+	if status, _, stderr := runTool(t, "bench", "-impl", "generic,nonesuch"); status != exitUsage || !strings.Contains(stderr, `"nonesuch": unknown implementation`) {
+		t.Errorf("-impl with an unknown name: status %d, stderr %q", status, stderr)
+	}
+}
