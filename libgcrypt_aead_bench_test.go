@@ -6,7 +6,7 @@ package twofish
 // process (libgcrypt 1.10 on amd64 has 3-way and AVX2 16-way Twofish and
 // bulk OCB, GCM with PCLMULQDQ):
 //
-//	go test -tags libgcrypt -run LibgcryptAEADSpeed -v .
+//	go test -tags libgcrypt -run '^$' -bench LibgcryptAEADVs -count 5 .
 //	go test -tags libgcrypt -run '^$' -bench LibgcryptAEAD -count 5 . | benchstat -col /impl -
 
 import (
@@ -85,39 +85,32 @@ func BenchmarkLibgcryptAEAD(b *testing.B) {
 	}
 }
 
-// TestLibgcryptAEADSpeed times each mode at 8 KiB with a 256-bit key,
-// libgcrypt and each implementation of this package but the slow
-// generic-ct alternately (amd64-3way is the closest to the 3-way code
-// libgcrypt runs on CPUs without a fast VPGATHERDD), and
-// logs the ratio of the median times (above 1: this package is faster).
-// Medians of alternating calls shrug off the other processes of a shared
-// machine. (libgcrypt_aead_test.go checks that the outputs agree.)
-func TestLibgcryptAEADSpeed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: no timing")
-	}
-	t.Logf("libgcrypt %s", libgcrypt.Version())
-	const calls = 400
-	key := randBytes(testRand(t), 32)
+// BenchmarkLibgcryptAEADVs seals or opens 8 KiB with a 256-bit key in each
+// mode, libgcrypt and an implementation of this package alternately in
+// every iteration (each one but the slow generic-ct; amd64-3way is the
+// closest to the 3-way code libgcrypt runs on CPUs without a fast
+// VPGATHERDD), and reports the ratio of the median times as "xlibgcrypt"
+// (above 1: this package is faster). (libgcrypt_aead_test.go checks that
+// the outputs agree.)
+func BenchmarkLibgcryptAEADVs(b *testing.B) {
+	key := make([]byte, 32)
 	impls := slices.DeleteFunc(aeadBenchImpls(), func(s string) bool { return s == "generic-ct" })
-	t.Logf("NewCipher picks %s", autoName())
 	for _, m := range libgcryptAEADs {
 		for _, dir := range []string{"seal", "open"} {
-			lib := aeadRun(t, m, dir, "libgcrypt", key, 8192)
 			for _, impl := range impls {
-				ours := aeadRun(t, m, dir, impl, key, 8192)
-				var tl, to []time.Duration
-				for range calls {
-					t0 := time.Now()
-					lib()
-					t1 := time.Now()
-					ours()
-					tl = append(tl, t1.Sub(t0))
-					to = append(to, time.Since(t1))
-				}
-				ml, mo := median(tl), median(to)
-				t.Logf("%s %s, 8 KiB: %s %.3f ns/B, libgcrypt %.3f ns/B: %s/libgcrypt throughput %.2f",
-					m.name, dir, impl, float64(mo)/8192, float64(ml)/8192, impl, float64(ml)/float64(mo))
+				b.Run(fmt.Sprintf("mode=%s/dir=%s/impl=%s/key=256/size=8192", m.name, dir, impl), func(b *testing.B) {
+					lib := aeadRun(b, m, dir, "libgcrypt", key, 8192)
+					ours := aeadRun(b, m, dir, impl, key, 8192)
+					var tl, to []time.Duration
+					for b.Loop() {
+						t0 := time.Now()
+						lib()
+						t1 := time.Now()
+						ours()
+						tl, to = append(tl, t1.Sub(t0)), append(to, time.Since(t1))
+					}
+					b.ReportMetric(float64(median(tl))/float64(median(to)), "xlibgcrypt")
+				})
 			}
 		}
 	}
