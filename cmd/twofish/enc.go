@@ -100,6 +100,13 @@ func runCrypt(decrypt bool, args []string, stdout, stderr io.Writer) int {
 		warnImpl(stderr, name, cfg.impl)
 		err = cryptFiles(cfg, stdout, stderr)
 	}
+	return report(stderr, name, err)
+}
+
+// report prints err, if any, on one line of stderr as the command name's,
+// unless the flag package has printed it (errReported), and returns the
+// exit status: 0 for none, 2 for a usage error, 1 for any other.
+func report(stderr io.Writer, name string, err error) int {
 	var u usageError
 	switch {
 	case err == nil:

@@ -87,18 +87,7 @@ func runSealOpen(open bool, args []string, stdout, stderr io.Writer) int {
 		warnImpl(stderr, name, "auto")
 		err = sealFiles(cfg, stdout, stderr)
 	}
-	var u usageError
-	switch {
-	case err == nil:
-		return exitOK
-	case err == errReported:
-		return exitUsage
-	case errors.As(err, &u):
-		fmt.Fprintf(stderr, "twofish %s: %v\n", name, err)
-		return exitUsage
-	}
-	fmt.Fprintf(stderr, "twofish %s: %v\n", name, err)
-	return exitFailure
+	return report(stderr, name, err)
 }
 
 // parseSeal parses and checks a seal or open command line.

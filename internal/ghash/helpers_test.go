@@ -2,33 +2,13 @@ package ghash
 
 import (
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/testrand"
 )
 
-// testRand returns a seeded generator and logs the seed if t fails, so a
-// failure can be replayed with TWOFISH_TEST_SEED.
-func testRand(t *testing.T) *rand.Rand {
-	seed := rand.Uint64()
-	if s := os.Getenv("TWOFISH_TEST_SEED"); s != "" {
-		var err error
-		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
-			t.Fatalf("TWOFISH_TEST_SEED: %v", err)
-		}
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("random seed: TWOFISH_TEST_SEED=%d", seed)
-		}
-	})
-	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-}
+// testRand returns a seeded generator whose seed a failing test logs.
+func testRand(t *testing.T) *rand.Rand { return testrand.New(t) }
 
-func randBytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
+// randBytes returns n bytes from r.
+func randBytes(r *rand.Rand, n int) []byte { return testrand.Bytes(r, n) }
