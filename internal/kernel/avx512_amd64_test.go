@@ -49,8 +49,9 @@ func TestAVX512AssemblyIsConstantTime(t *testing.T) {
 		}
 	}
 
-	// The kernels may need no feature that haveAVX512VBMI does not check;
-	// avo lists what each needs in a "// Requires:" comment.
+	// The kernels may need no feature that internal/cpu's rule for
+	// avx512-vbmi does not check; avo lists what each needs in a
+	// "// Requires:" comment.
 	checked := map[string]bool{"AVX": true, "AVX512F": true, "AVX512BW": true, "AVX512VL": true, "AVX512VBMI": true}
 	n := 0
 	for _, line := range strings.Split(string(data), "\n") {
@@ -58,7 +59,7 @@ func TestAVX512AssemblyIsConstantTime(t *testing.T) {
 			n++
 			for _, f := range strings.Split(rest, ", ") {
 				if !checked[f] {
-					t.Errorf("avx512_amd64.s requires %s, which haveAVX512VBMI does not check", f)
+					t.Errorf("avx512_amd64.s requires %s, which internal/cpu does not check for avx512-vbmi", f)
 				}
 			}
 		}
