@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,6 +52,24 @@ func TestIVFile(t *testing.T) {
 		status, stdout, stderr := runTool(t, tc.args...)
 		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, tc.code, tc.want, tc.args)
 	}
+}
+
+// TestKeySources checks the keys of enc and dec from a raw key file and
+// from the environment.
+func TestKeySources(t *testing.T) {
+	dir := t.TempDir()
+	raw, in := filepath.Join(dir, "raw"), filepath.Join(dir, "in")
+	writeFile(t, raw, mustHex(key128))
+	writeFile(t, in, []byte("sixteen byte msg"))
+	want := mustRun(t, nil, nil, "enc", "-mode", "ctr", "-key", key128, "-iv", key128, "-in", in)
+	if got := mustRun(t, nil, nil, "enc", "-mode", "ctr", "-key-file", raw, "-iv", key128, "-in", in); !bytes.Equal(got, want) {
+		t.Error("a raw key file gave another ciphertext than the same key in hex")
+	}
+	if got := mustRun(t, nil, []string{"TWOFISH_TEST_KEY=" + key128}, "enc", "-mode", "ctr", "-key-env", "TWOFISH_TEST_KEY", "-iv", key128, "-in", in); !bytes.Equal(got, want) {
+		t.Error("-key-env gave another ciphertext than -key")
+	}
+	r := exe(t, nil, []string{"TWOFISH_TEST_KEY=00112233"}, "enc", "-mode", "ctr", "-key-env", "TWOFISH_TEST_KEY", "-iv", key128, "-in", in)
+	checkOneLineError(t, r, exitFailure, "-key-env TWOFISH_TEST_KEY: the key is 4 bytes", nil)
 }
 
 // TestIgnoredImplWarns runs enc with a TWOFISH_IMPL that names no

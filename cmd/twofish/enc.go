@@ -56,14 +56,14 @@ func runDec(args []string, stdout, stderr io.Writer) int {
 }
 
 // cryptSynopsis is the usage line of enc and dec, after the command name.
-const cryptSynopsis = " -mode MODE (-key HEX | -key-file FILE) [-iv HEX] [-in FILE|-] [-out FILE|-] [flags]"
+const cryptSynopsis = " -mode MODE (-key HEX | -key-file FILE | -key-env VAR) [-iv HEX | -iv-file FILE] [-in FILE|-] [-out FILE|-] [flags]"
 
 // cryptHelp explains enc and dec after their flags.
 const cryptHelp = `
 Modes: ecb, cbc, cfb (full-block feedback), ofb, ctr (128-bit big-endian
 counter), xts (IEEE 1619, dm-crypt plain64 layout), and the authenticated gcm
-and ocb. Keys are 16, 24 or 32 bytes in hex; xts takes two of them, 32, 48 or
-64 bytes. cbc, cfb, ofb and ctr take a 16-byte IV, gcm and ocb a nonce (below):
+and ocb. Keys are 16, 24 or 32 bytes, in hex (-key, -key-env) or a file of hex
+or raw bytes (-key-file); xts takes two of them, 32, 48 or 64 bytes. cbc, cfb, ofb and ctr take a 16-byte IV, gcm and ocb a nonce (below):
 if enc has no -iv, it makes a random one with crypto/rand
 and, once the output is written, prints it to stderr as "iv=HEX" (enc -iv-out
 FILE also writes it to a file); dec needs -iv, or -iv-file FILE to read it
@@ -143,7 +143,8 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	cfg := &cryptConfig{decrypt: decrypt}
 	mode := fs.String("mode", "", "cipher `mode`: ecb, cbc, cfb, ofb, ctr, xts, gcm or ocb (required)")
 	keyHex := fs.String("key", "", "the key in `hex`")
-	keyFile := fs.String("key-file", "", "read the key in hex from `file`, which keeps it off the command line")
+	keyFile := fs.String("key-file", "", "read the key, in hex or raw bytes, from `file`, which keeps it off the command line")
+	keyEnv := fs.String("key-env", "", "read the key in hex from the environment `variable` named")
 	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter; gcm, ocb: the nonce, 12 bytes)")
 	ivFile := fs.String("iv-file", "", "read the IV in hex from `file` (as -iv-out writes it)")
 	fs.StringVar(&cfg.in, "in", "-", "read from `file`; - is standard input")
@@ -194,8 +195,8 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	// bad input, not a bad command line.
 	keyErr := usagef
 	switch {
-	case set["key"] && set["key-file"]:
-		return nil, usagef("-key and -key-file: give one")
+	case btoi(set["key"])+btoi(set["key-file"])+btoi(set["key-env"]) > 1:
+		return nil, usagef("-key, -key-file and -key-env: give one")
 	case set["key-file"]:
 		keyErr = func(format string, args ...any) error {
 			return fmt.Errorf("-key-file %s: "+format, append([]any{*keyFile}, args...)...)
@@ -204,8 +205,25 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 		if err != nil {
 			return nil, fmt.Errorf("-key-file %v", pathErr(err))
 		}
+		// Hex if it is hex, else the raw bytes of a key: a random key
+		// that is all hex digits is a chance of (22/256)^16 or less.
 		if cfg.key, err = hex.DecodeString(string(bytes.TrimSpace(text))); err != nil {
-			return nil, keyErr("not a key in hex (%s)", hexReason(string(bytes.TrimSpace(text))))
+			if !validKeySize(len(text), cfg.mode == "xts") {
+				return nil, keyErr("neither a key in hex (%s) nor a raw key (%s)", hexReason(string(bytes.TrimSpace(text))), plural(len(text), "byte"))
+			}
+			cfg.key = text
+		}
+	case set["key-env"]:
+		v := os.Getenv(*keyEnv)
+		if v == "" {
+			return nil, fmt.Errorf("-key-env %s: the variable is not set or empty", *keyEnv)
+		}
+		var err error
+		if cfg.key, err = hex.DecodeString(strings.TrimSpace(v)); err != nil {
+			return nil, fmt.Errorf("-key-env %s: not a key in hex (%s)", *keyEnv, hexReason(strings.TrimSpace(v)))
+		}
+		keyErr = func(format string, args ...any) error {
+			return fmt.Errorf("-key-env %s: "+format, append([]any{*keyEnv}, args...)...)
 		}
 	case set["key"]:
 		var err error
@@ -213,14 +231,14 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 			return nil, usagef("-key: not hex (%s)", hexReason(*keyHex))
 		}
 	default:
-		return nil, usagef("a key is required: -key HEX or -key-file FILE")
+		return nil, usagef("a key is required: -key HEX, -key-file FILE or -key-env VARIABLE")
 	}
 	keySizes := "16, 24 or 32"
 	if xts {
 		keySizes = "32, 48 or 64 (two keys)"
 	}
 	switch n := len(cfg.key); {
-	case !xts && (n == 16 || n == 24 || n == 32), xts && (n == 32 || n == 48 || n == 64):
+	case validKeySize(n, xts):
 	default:
 		return nil, keyErr("the key is %s; %s takes %s bytes", plural(n, "byte"), cfg.mode, keySizes)
 	}
@@ -289,6 +307,23 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 		}
 	}
 	return cfg, nil
+}
+
+// validKeySize reports whether a key of n bytes fits the mode: 16, 24 or
+// 32 bytes, or twice that for xts.
+func validKeySize(n int, xts bool) bool {
+	if xts {
+		return n == 32 || n == 48 || n == 64
+	}
+	return n == 16 || n == 24 || n == 32
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // hexReason says why s is not hex without repeating it, which may be a
