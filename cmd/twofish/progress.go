@@ -35,14 +35,11 @@ type progress struct {
 	wg    sync.WaitGroup
 }
 
-// isTerminal reports whether w is a terminal (a character device).
+// isTerminal reports whether w is a terminal: a file whose terminal
+// settings can be read, so not /dev/null or another character device.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // startProgress starts drawing progress on w for an input of total bytes

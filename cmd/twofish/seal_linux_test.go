@@ -263,3 +263,29 @@ func TestNoCiphertextToTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestDevNullIsNoTerminal checks that seal and enc write to /dev/null, a
+// character device but no terminal.
+func TestDevNullIsNoTerminal(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer null.Close()
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	writeFile(t, key, bytes.Repeat([]byte{3}, 32))
+	for _, args := range [][]string{
+		{"seal", "-key-file", key},
+		{"enc", "-mode", "ctr", "-key", key128, "-iv", key128},
+	} {
+		cmd := execCommand(t, args...)
+		cmd.Stdin = bytes.NewReader([]byte("plaintext"))
+		cmd.Stdout = null
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Errorf("twofish %q > /dev/null: %v: %s", args, err, stderr.String())
+		}
+	}
+}
