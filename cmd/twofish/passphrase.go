@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"golang.org/x/term"
@@ -14,7 +13,7 @@ import (
 // standard input can carry the data), without echo, and with confirm asks
 // again and checks that both agree. The prompts go to the terminal too,
 // where stderr may be redirected.
-func readPassphrase(stderr io.Writer, confirm bool) ([]byte, error) {
+func readPassphrase(confirm bool) ([]byte, error) {
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
 		return nil, errors.New("no passphrase: give -passphrase-file, -passphrase-env or -key-file, or run on a terminal")

@@ -207,7 +207,7 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 		}
 		return []byte(v), false, nil
 	}
-	p, err := readPassphrase(stderr, !cfg.open)
+	p, err := readPassphrase(!cfg.open)
 	return p, false, err
 }
 

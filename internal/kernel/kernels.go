@@ -28,10 +28,6 @@ type Kernel struct {
 	ladder []*Kernel
 }
 
-// Ladder returns k followed by the narrower kernels that take what is left
-// over of a run.
-func (k *Kernel) Ladder() []*Kernel { return k.ladder }
-
 // Narrowest returns the last kernel of k's ladder, which takes any number
 // of blocks: the one for single blocks.
 func (k *Kernel) Narrowest() *Kernel { return k.ladder[len(k.ladder)-1] }

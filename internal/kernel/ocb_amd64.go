@@ -26,23 +26,44 @@ func ocbMaskAVX2(dst, src *byte, n int, table *OCBTable, offs *OCBOffsets, sum *
 //go:noescape
 func ocbMaskAVX512(dst, src *byte, n int, table *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, op int)
 
-// ocbMaskHost is the implementation of OCBMask that internal/cpu chose.
-var ocbMaskHost = cpu.Host().OCBMask.Name
+// The implementations of OCBMask, by the names internal/cpu gives them.
+const (
+	ocbMaskGo = iota
+	ocbMaskSSE2Impl
+	ocbMaskAVX2Impl
+	ocbMaskAVX512Impl
+)
 
-// ocbMaskWith is OCBMask with the named implementation: "avx512", "avx2",
-// "sse2" or "generic".
-func ocbMaskWith(impl string, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, op int) {
+// ocbMaskIndex returns the implementation internal/cpu calls name.
+func ocbMaskIndex(name string) int {
+	switch name {
+	case "avx512":
+		return ocbMaskAVX512Impl
+	case "avx2":
+		return ocbMaskAVX2Impl
+	case "sse2":
+		return ocbMaskSSE2Impl
+	}
+	return ocbMaskGo
+}
+
+// ocbMaskHost is the implementation of OCBMask that internal/cpu chose,
+// resolved once.
+var ocbMaskHost = ocbMaskIndex(cpu.Host().OCBMask.Name)
+
+// ocbMaskWith is OCBMask with the implementation impl (see ocbMaskIndex).
+func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, op int) {
 	n := min(len(src), OCBBatch) / BlockSize
 	if n == 0 {
 		return
 	}
 	_ = dst[n*BlockSize-1]
 	switch impl {
-	case "avx512":
+	case ocbMaskAVX512Impl:
 		ocbMaskAVX512(&dst[0], &src[0], n, t, offs, sum, op)
-	case "avx2":
+	case ocbMaskAVX2Impl:
 		ocbMaskAVX2(&dst[0], &src[0], n, t, offs, sum, op)
-	case "sse2":
+	case ocbMaskSSE2Impl:
 		ocbMaskSSE2(&dst[0], &src[0], n, t, offs, sum, op)
 	default:
 		ocbMaskGeneric(dst, src, t, offs, sum, op)

@@ -3,10 +3,10 @@
 package kernel
 
 // ocbMaskHost is the only OCBMask of this build, the portable one.
-const ocbMaskHost = "generic"
+const ocbMaskHost = 0
 
-// ocbMaskWith is OCBMask with the named implementation.
-func ocbMaskWith(_ string, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, op int) {
+// ocbMaskWith is OCBMask with the implementation impl.
+func ocbMaskWith(_ int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, op int) {
 	ocbMaskGeneric(dst, src, t, offs, sum, op)
 }
 
