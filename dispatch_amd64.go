@@ -12,7 +12,7 @@ import "github.com/twofish-go/twofish/internal/kernel"
 // between them and the kernel costs about 3% of a 1-way block.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Narrow() {
+	switch ks := c.k.Schedule(); c.k.Single() {
 	case kernel.AMD64x1BMI:
 		kernel.EncryptBlock1xBMI(ks, &dst[0], &src[0])
 	case kernel.AMD64x1:
@@ -34,7 +34,7 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Narrow() {
+	switch ks := c.k.Schedule(); c.k.Single() {
 	case kernel.AMD64x1BMI:
 		kernel.DecryptBlock1xBMI(ks, &dst[0], &src[0])
 	case kernel.AMD64x1:

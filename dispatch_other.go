@@ -8,7 +8,7 @@ import "github.com/twofish-go/twofish/internal/kernel"
 // overlap entirely or not at all.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Narrow() {
+	switch ks := c.k.Schedule(); c.k.Single() {
 	case kernel.GenericCT:
 		kernel.EncryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:
@@ -22,7 +22,7 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Narrow() {
+	switch ks := c.k.Schedule(); c.k.Single() {
 	case kernel.GenericCT:
 		kernel.DecryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:

@@ -25,21 +25,25 @@ type Cipher struct {
 	k kernel.Cipher
 }
 
-// NewCipher creates and returns a Cipher with the implementation that the
-// CPU policy picks for this processor, or the one named by the TWOFISH_IMPL
-// environment variable (see the package documentation). The key must be 16,
-// 24 or 32 bytes long, selecting Twofish-128, -192 or -256.
+// NewCipher creates and returns a Cipher with the kernels that the CPU
+// policy picks for this processor, the fastest for each shape of work
+// (single blocks, short runs, long runs; see Paths), or those of the
+// implementation named by the TWOFISH_IMPL environment variable (see the
+// package documentation). The key must be 16, 24 or 32 bytes long,
+// selecting Twofish-128, -192 or -256.
 func NewCipher(key []byte) (*Cipher, error) {
 	return newCipher(key, kernel.Auto())
 }
 
 // NewCipherConstantTime is like NewCipher but uses only constant-time
 // kernels, which make no memory access or branch that depends on the key or
-// the data: the fastest this CPU runs (avx512-vbmi, else avx2-ct, else
-// generic-ct), whatever TWOFISH_IMPL says. The modes and AEADs built on the
-// Cipher stay constant-time (GHASH has no tables either). Table kernels,
-// the default on CPUs without AVX-512 VBMI, are faster for single blocks
-// and serial modes but their timing can leak key bits through the cache.
+// the data, for every shape: the fastest this CPU runs (avx512-vbmi, else
+// avx2-ct, else generic-ct), whatever TWOFISH_IMPL says. The modes and
+// AEADs built on the Cipher stay constant-time (GHASH has no tables
+// either). The table kernels that NewCipher uses for single blocks and
+// short runs everywhere, and for long runs on CPUs without AVX-512 VBMI,
+// are 2x to 10x faster there, but their timing can leak key bits through
+// the cache to code that shares the processor.
 func NewCipherConstantTime(key []byte) (*Cipher, error) {
 	return newCipher(key, kernel.AutoConstantTime())
 }
@@ -53,30 +57,64 @@ func NewCipherImpl(key []byte, impl string) (*Cipher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newCipher(key, k)
+	return newCipher(key, kernel.Pin(k))
 }
 
-func newCipher(key []byte, k *kernel.Kernel) (*Cipher, error) {
+func newCipher(key []byte, p kernel.Plan) (*Cipher, error) {
 	switch len(key) {
 	case 16, 24, 32:
 	default:
 		return nil, KeySizeError(len(key))
 	}
 	c := new(Cipher)
-	c.k.Init(k, key)
+	c.k.Init(p, key)
 	return c, nil
 }
 
 // BlockSize returns the Twofish block size, 16 bytes.
 func (c *Cipher) BlockSize() int { return BlockSize }
 
-// Implementation returns the name of the widest kernel c uses, "" for a
-// Cipher without a key.
+// Implementation returns the name of the kernel of c's long runs, the
+// widest it uses, "" for a Cipher without a key.
 func (c *Cipher) Implementation() string {
 	if k := c.k.Head(); k != nil {
 		return k.Name
 	}
 	return ""
+}
+
+// Paths tells which implementation serves each shape of work on a Cipher.
+type Paths struct {
+	// Single serves single blocks: Encrypt, Decrypt, and so the serial
+	// modes (CBC and CFB encryption, OFB, CMAC in EAX).
+	Single Path
+	// Short serves runs of fewer than ShortBelow blocks (and what is left
+	// of a longer run after the last whole group of Bulk's kernel).
+	Short Path
+	// Bulk serves runs of ShortBelow blocks or more: ECB, CBC and CFB
+	// decryption, CTR, XTS, GCM, OCB.
+	Bulk       Path
+	ShortBelow int
+}
+
+// A Path is an implementation, as Implementations names it, and whether it
+// and the narrower kernels it hands leftover blocks to are constant-time.
+type Path struct {
+	Impl         string
+	ConstantTime bool
+}
+
+// Paths returns the implementations that serve each shape of work on c,
+// the zero Paths for a Cipher without a key.
+func (c *Cipher) Paths() Paths {
+	p := c.k.Plan()
+	if p.Bulk == nil {
+		return Paths{}
+	}
+	path := func(k *kernel.Kernel) Path {
+		return Path{k.Name, kernel.Pin(k).ConstantTime()}
+	}
+	return Paths{Single: path(p.Single), Short: path(p.Short), Bulk: path(p.Bulk), ShortBelow: p.From}
 }
 
 // ConstantTime reports whether no operation of c can run a kernel that

@@ -182,7 +182,7 @@ func TestImplEnvironment(t *testing.T) {
 		c, _ := NewCipher(make([]byte, 16))
 		p, _ := NewCipherImpl(make([]byte, 16), "generic")
 		ct, _ := NewCipherConstantTime(make([]byte, 16))
-		fmt.Printf("ct=%s auto=%s cipher=%s pinned=%s reason=%s\n", ct.Implementation(), name, c.Implementation(), p.Implementation(), reason)
+		fmt.Printf("ct=%s auto=%s cipher=%s pinned=%s paths=%v reason=%s\n", ct.Implementation(), name, c.Implementation(), p.Implementation(), c.Paths(), reason)
 		return
 	}
 	run := func(env string) string {
@@ -213,7 +213,9 @@ func TestImplEnvironment(t *testing.T) {
 			continue
 		}
 		got := run(impl.Name)
-		want := "auto=" + impl.Name + " cipher=" + impl.Name + " pinned=generic reason=TWOFISH_IMPL=" + impl.Name + " overrides"
+		// Every shape runs the named implementation's family, as NewCipherImpl's.
+		paths := mustCipher(t, make([]byte, 16), impl.Name).Paths()
+		want := fmt.Sprintf("auto=%s cipher=%s pinned=generic paths=%v reason=TWOFISH_IMPL=%s overrides", impl.Name, impl.Name, paths, impl.Name)
 		if !strings.HasPrefix(got, want) {
 			t.Errorf("TWOFISH_IMPL=%s: got %q, want prefix %q", impl.Name, got, want)
 		}

@@ -42,17 +42,17 @@ func NewXTSImpl(key []byte, impl string) (*XTS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newXTS(key, k)
+	return newXTS(key, kernel.Pin(k))
 }
 
-func newXTS(key []byte, k *kernel.Kernel) (*XTS, error) {
+func newXTS(key []byte, p kernel.Plan) (*XTS, error) {
 	switch len(key) {
 	case 32, 48, 64:
 	default:
 		return nil, KeySizeError(len(key))
 	}
-	data, _ := newCipher(key[:len(key)/2], k)
-	tweak, _ := newCipher(key[len(key)/2:], k)
+	data, _ := newCipher(key[:len(key)/2], p)
+	tweak, _ := newCipher(key[len(key)/2:], p)
 	return &XTS{data, tweak}, nil
 }
 

@@ -148,7 +148,7 @@ func TestExecUsage(t *testing.T) {
 		}
 	}
 	r := exe(t, nil, nil, "info")
-	if r.code != 0 || !bytes.Contains(r.stdout, []byte("NewCipher selects")) {
+	if r.code != 0 || !bytes.Contains(r.stdout, []byte("NewCipher: long runs ")) {
 		t.Errorf("twofish info: exit status %d, stdout:\n%s", r.code, r.stdout)
 	}
 }

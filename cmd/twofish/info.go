@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -27,10 +28,14 @@ type infoJSON struct {
 	Go              string     `json:"go"`
 	GOOS            string     `json:"goos"`
 	GOARCH          string     `json:"goarch"`
-	Implementations []implJSON `json:"implementations"` // in order of preference
-	Selected        string     `json:"selected"`        // the implementation NewCipher selects
-	Reason          string     `json:"reason"`          // and why
-	ConstantTime    bool       `json:"selected_constant_time"`
+	Implementations []implJSON `json:"implementations"`        // in order of preference
+	Selected        string     `json:"selected"`               // the implementation of NewCipher's long runs
+	Reason          string     `json:"reason"`                 // and why
+	ConstantTime    bool       `json:"selected_constant_time"` // whether every path of NewCipher is
+	// Paths are the implementations of each shape of work of NewCipher,
+	// and ConstantTimePaths those of NewCipherConstantTime.
+	Paths             pathsJSON `json:"paths"`
+	ConstantTimePaths pathsJSON `json:"constant_time_paths"`
 	// Choices are every CPU-dependent choice of the build (internal/cpu):
 	// the block kernel, the 1-way kernels' body, GHASH, OCB's offsets.
 	Choices []choiceJSON `json:"choices"`
@@ -42,6 +47,25 @@ type choiceJSON struct {
 	Chosen  string       `json:"chosen"`
 	Reason  string       `json:"reason"`
 	Options []optionJSON `json:"options"` // in order of preference
+}
+
+// pathsJSON is twofish.Paths in "twofish info -json".
+type pathsJSON struct {
+	Single     pathJSON `json:"single"`
+	Short      pathJSON `json:"short"`
+	Bulk       pathJSON `json:"bulk"`
+	ShortBelow int      `json:"short_below"` // runs of fewer blocks are short
+}
+
+// pathJSON is twofish.Path in "twofish info -json".
+type pathJSON struct {
+	Impl         string `json:"impl"`
+	ConstantTime bool   `json:"constant_time"`
+}
+
+func toPathsJSON(p twofish.Paths) pathsJSON {
+	j := func(p twofish.Path) pathJSON { return pathJSON(p) }
+	return pathsJSON{j(p.Single), j(p.Short), j(p.Bulk), p.ShortBelow}
 }
 
 // optionJSON is one implementation a choice had.
@@ -60,9 +84,10 @@ type implJSON struct {
 
 // runInfo implements "twofish info": what the CPU policy sees of the
 // processor (vendor, family and model, features, Gather Data Sampling), a
-// line per implementation compiled into this build, then the one NewCipher
-// selects and why, and every CPU-dependent choice of the build with its
-// options; with -json, the same and the Go version as one JSON object.
+// line per implementation compiled into this build, then the ones NewCipher
+// runs for each shape of work and whether they are constant-time, and every
+// CPU-dependent choice of the build with its options and reasons; with
+// -json, the same and the Go version as one JSON object.
 func runInfo(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("info", " [-json]", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object, for scripts")
@@ -83,7 +108,9 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 			info.Implementations = append(info.Implementations, implJSON{im.Name, im.Blocks, im.ConstantTime, im.Supported})
 		}
 		info.Selected, info.Reason = twofish.AutoImplementation()
-		info.ConstantTime = selectedConstantTime()
+		def, ct := paths()
+		info.ConstantTime = def.Single.ConstantTime && def.Short.ConstantTime && def.Bulk.ConstantTime
+		info.Paths, info.ConstantTimePaths = toPathsJSON(def), toPathsJSON(ct)
 		for _, c := range cpu.Host().All() {
 			cj := choiceJSON{Part: c.Part, Chosen: c.Name, Reason: c.Reason}
 			for _, o := range c.Options {
@@ -113,35 +140,42 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "twofish info:", err)
 		return exitFailure
 	}
-	fmt.Fprintln(stdout, selected())
-	if selectedConstantTime() {
-		fmt.Fprintln(stdout, "constant time: yes, for bulk, single blocks and every mode (no secret-dependent memory access or branch)")
-	} else {
-		fmt.Fprintln(stdout, "constant time: no, the selected kernels index key-dependent tables; NewCipherConstantTime uses "+cpu.Host().BlockCT.Name+", which does not")
-	}
+	fmt.Fprint(stdout, shapes())
 	fmt.Fprintln(stdout)
 	fmt.Fprint(stdout, choices())
 	return exitOK
 }
 
-// selectedConstantTime reports whether the implementation NewCipher selects
-// is constant-time. Its ladder is then constant-time too: a constant-time
-// kernel never hands blocks to a table kernel (the library's tests check).
-func selectedConstantTime() bool {
-	name, _ := twofish.AutoImplementation()
-	for _, im := range twofish.Implementations() {
-		if im.Name == name {
-			return im.ConstantTime
-		}
-	}
-	return false
+// paths returns the paths of a Cipher from NewCipher and of one from
+// NewCipherConstantTime.
+func paths() (def, ct twofish.Paths) {
+	key := make([]byte, 16)
+	c, _ := twofish.NewCipher(key)
+	cct, _ := twofish.NewCipherConstantTime(key)
+	return c.Paths(), cct.Paths()
 }
 
-// selected says which implementation NewCipher selects in this process, and
-// why.
-func selected() string {
-	name, reason := twofish.AutoImplementation()
-	return "NewCipher selects " + name + ": " + reason
+// shapes says which implementation serves each shape of work for
+// NewCipher, and whether that is constant-time, with NewCipherConstantTime's
+// choice where it is not: two lines.
+func shapes() string {
+	def, ct := paths()
+	short := "short runs " + def.Short.Impl
+	if def.ShortBelow > 0 {
+		short = "runs under " + strconv.Itoa(def.ShortBelow) + " blocks " + def.Short.Impl
+	}
+	s := "NewCipher: long runs " + def.Bulk.Impl + ", " + short + ", single blocks " + def.Single.Impl + "\n"
+	var tables []string
+	for _, p := range []twofish.Path{def.Bulk, def.Short, def.Single} {
+		if !p.ConstantTime && !slices.Contains(tables, p.Impl) {
+			tables = append(tables, p.Impl)
+		}
+	}
+	if len(tables) == 0 {
+		return s + "constant time: yes, every shape and mode (no secret-dependent memory access or branch)\n"
+	}
+	return s + "constant time: no, " + strings.Join(tables, ", ") + " index key-dependent tables; NewCipherConstantTime uses " +
+		ct.Bulk.Impl + " for every shape\n"
 }
 
 // choices lists every CPU-dependent choice, a line each: the part, the

@@ -68,12 +68,30 @@ func TestInfo(t *testing.T) {
 			t.Errorf("line %d: got %q, want fields %q", i+1, lines[i+1], want)
 		}
 	}
-	name, reason := twofish.AutoImplementation()
-	if want := "NewCipher selects " + name + ": " + reason; lines[len(lines)-2] != want {
-		t.Errorf("line %q, want %q", lines[len(lines)-2], want)
+	c, _ := twofish.NewCipher(make([]byte, 16))
+	p := c.Paths()
+	if want := "NewCipher: long runs " + p.Bulk.Impl + ", "; !strings.HasPrefix(lines[len(lines)-2], want) ||
+		!strings.HasSuffix(lines[len(lines)-2], ", single blocks "+p.Single.Impl) || !strings.Contains(lines[len(lines)-2], " "+p.Short.Impl+",") {
+		t.Errorf("line %q, want the paths %+v", lines[len(lines)-2], p)
 	}
-	if want := "constant time: " + yesNo(selectedConstantTime()) + ","; !strings.HasPrefix(lines[len(lines)-1], want) {
+	if want := "constant time: " + yesNo(c.ConstantTime()) + ","; !strings.HasPrefix(lines[len(lines)-1], want) {
 		t.Errorf("last line %q, want it to start %q", lines[len(lines)-1], want)
+	}
+}
+
+// TestShapesLines checks the two lines on NewCipher's paths for the plans
+// of an AVX2 CPU and of a pinned constant-time implementation.
+func TestShapesLines(t *testing.T) {
+	got := shapes()
+	def, ct := paths()
+	if def.ShortBelow > 0 && !strings.Contains(got, "runs under "+strconv.Itoa(def.ShortBelow)+" blocks "+def.Short.Impl) {
+		t.Errorf("shapes() = %q, want the crossover at %d blocks", got, def.ShortBelow)
+	}
+	if !ct.Bulk.ConstantTime || !ct.Short.ConstantTime || !ct.Single.ConstantTime {
+		t.Errorf("NewCipherConstantTime's paths %+v are not all constant-time", ct)
+	}
+	if !def.Single.ConstantTime && !strings.Contains(got, "constant time: no, ") {
+		t.Errorf("shapes() = %q with the table kernel %s for single blocks", got, def.Single.Impl)
 	}
 }
 

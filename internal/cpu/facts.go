@@ -39,6 +39,11 @@ type Facts struct {
 	// registers (XCR0 bits 5 to 7). klauspost/cpuid reports the AVX-512
 	// flags only when it does; the rules check both, as for OSYMM.
 	OSZMM bool
+	// ASIMD (Advanced SIMD, NEON) and PMULL (the 64-bit polynomial
+	// multiplications PMULL and PMULL2 of the ARMv8 Crypto Extensions) are
+	// what the arm64 kernels use; Linux reports them in AT_HWCAP and macOS
+	// through sysctl, which klauspost/cpuid reads.
+	ASIMD, PMULL bool
 	// GDS is the first line of the Linux file
 	// /sys/devices/system/cpu/vulnerabilities/gather_data_sampling ("Not
 	// affected", "Vulnerable", "Mitigation: Microcode", "Unknown: …"), or
@@ -85,6 +90,8 @@ func cpuidFacts() Facts {
 		AVX512VBMI: c.Supports(cpuid.AVX512VBMI),
 		GFNI:       c.Supports(cpuid.GFNI),
 		OSZMM:      c.Supports(cpuid.AVX512F), // set only if XCR0 enables the AVX-512 state
+		ASIMD:      c.Supports(cpuid.ASIMD),
+		PMULL:      c.Supports(cpuid.PMULL),
 		Brand:      strings.TrimSpace(c.BrandName),
 	}
 }
@@ -98,7 +105,7 @@ var HostFacts = sync.OnceValue(func() Facts {
 })
 
 // Features lists the facts that are true, by name ("BMI1", "AVX2", "OSYMM",
-// "AVX512F", …), in a fixed order.
+// "AVX512F", …, "ASIMD", "PMULL"), in a fixed order.
 func (f Facts) Features() []string {
 	var names []string
 	for _, feat := range []struct {
@@ -109,6 +116,7 @@ func (f Facts) Features() []string {
 		{"AVX2", f.AVX2}, {"OSYMM", f.OSYMM}, {"VPCLMULQDQ", f.VPCLMULQDQ},
 		{"AVX512F", f.AVX512F}, {"AVX512BW", f.AVX512BW}, {"AVX512VL", f.AVX512VL},
 		{"AVX512VBMI", f.AVX512VBMI}, {"OSZMM", f.OSZMM}, {"GFNI", f.GFNI},
+		{"ASIMD", f.ASIMD}, {"PMULL", f.PMULL},
 	} {
 		if feat.on {
 			names = append(names, feat.name)

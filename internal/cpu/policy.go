@@ -149,3 +149,55 @@ var gdsAffected = map[int]bool{
 	0x8C: true, 0x8D: true, // Tiger Lake
 	0xA7: true, // Rocket Lake
 }
+
+// shape is the policy's choice of kernels for single blocks and for short
+// runs, which a Cipher runs beside the block kernel of its long runs.
+type shape struct {
+	single, short       string
+	below               int // runs of fewer blocks take the short kernel
+	singleWhy, shortWhy string
+}
+
+// shapePolicy is the rule for single blocks and short runs on x86-64,
+// given the block kernel that blockPolicy chose for long runs. The cost of
+// a single block is its latency, and of a short run the kernel call and
+// its padding, which a wide kernel pays whole for one block: so the
+// narrow table kernels serve both wherever no constant-time kernel comes
+// within 10% of them, which none does today. Measured
+// (`go test -bench Runs ./internal/kernel`, and BenchmarkShapes in the root
+// package beside x/crypto/twofish):
+//
+//   - Single blocks, chained (each output the next input): amd64-1way
+//     takes 58 ns on Zen 5 against 115 ns for x/crypto and 230 ns for the
+//     4-block AVX-512 kernel; on Zen 1, 120 ns against 400 ns for x/crypto
+//     and 1230 ns for avx2-ct, whose narrowest call pads to 8 blocks.
+//   - Short runs with avx512-vbmi: its 64-block group costs about 340 ns
+//     on Zen 5 whatever the number of blocks in it, and its 4-block kernel
+//     230 ns, while the 3-way kernel takes about 34 ns a block (7.7 c/B)
+//     and the 1-way 58 ns: the 3-way ladder is the faster below 10 blocks,
+//     also for the remainder of a long run. This crossover is estimated
+//     from those measurements of whole calls, not measured run by run;
+//     BenchmarkRuns on an AVX-512 machine checks it.
+//   - Short runs with the 16-way AVX2 kernels, which take whole groups only:
+//     the 3-way ladder below 16 blocks. Measured on Zen 1: 16 blocks take
+//     830 ns with avx2-gather against 1170 ns with the 3-way ladder, and
+//     the 3-way kernel is 1.4x the 1-way from 3 blocks.
+func shapePolicy(block string) shape {
+	s := shape{
+		single:    "amd64-1way",
+		singleWhy: "a block's latency is its cost: the 1-way table kernel takes 58 ns on Zen 5 (x/crypto 115 ns, the 4-block AVX-512 kernel 230 ns) and 120 ns on Zen 1 (x/crypto 400 ns); no constant-time kernel comes within 10%",
+		short:     "amd64-3way",
+	}
+	switch block {
+	case "avx512-vbmi":
+		s.below = 10
+		s.shortWhy = "one 64-block AVX-512 call costs about as much as 10 blocks of the 3-way kernel (estimated from Zen 5's measured calls: 340 ns a group, 34 ns a 3-way block)"
+	case "avx2-gather", "avx2-vpgather":
+		s.below = 16
+		s.shortWhy = "the 16-way AVX2 kernel takes whole groups, and below one the 3-way kernel's ladder runs (Zen 1: 16 blocks take 830 ns with avx2-gather, 1170 ns with the 3-way ladder)"
+	default:
+		s.short = block
+		s.shortWhy = "the block kernel's own ladder takes every run"
+	}
+	return s
+}

@@ -154,6 +154,9 @@ func TestHostChoices(t *testing.T) {
 		if !c.Supported(c.Name) {
 			t.Errorf("%s: chose %q, which this CPU does not run (options %+v)", c.Part, c.Name, c.Options)
 		}
+		if _, set := os.LookupEnv("TWOFISH_IMPL"); set && (c.Part == Block || c.Part == Short || c.Part == Single) {
+			continue
+		}
 		if c.Part != Block && !reflect.DeepEqual(c, want.All()[i]) {
 			t.Errorf("Host().%s = %+v, Decide(HostFacts()) = %+v", c.Part, c, want.All()[i])
 		}
@@ -209,6 +212,41 @@ func TestDecide(t *testing.T) {
 	}
 }
 
+// TestShapes checks the kernels of single blocks and short runs that go
+// with each block kernel of the x86-64 build.
+func TestShapes(t *testing.T) {
+	for _, tc := range []struct {
+		block, single, short string
+		below                int
+	}{
+		{"avx512-vbmi", "amd64-1way", "amd64-3way", 10},
+		{"avx2-gather", "amd64-1way", "amd64-3way", 16},
+		{"avx2-vpgather", "amd64-1way", "amd64-3way", 16},
+		{"amd64-3way", "amd64-1way", "amd64-3way", 0},
+	} {
+		s := shapePolicy(tc.block)
+		if s.single != tc.single || s.short != tc.short || s.below != tc.below {
+			t.Errorf("%s: single blocks %s, short runs %s below %d blocks; want %s, %s below %d",
+				tc.block, s.single, s.short, s.below, tc.single, tc.short, tc.below)
+		}
+		for _, why := range []string{s.singleWhy, s.shortWhy} {
+			if why == "" || strings.ContainsAny(why, "\n\r") {
+				t.Errorf("%s: reason %q is not one line", tc.block, why)
+			}
+		}
+	}
+	for _, f := range []Facts{amdAVX2, {}, with(amdAVX2, func(f *Facts) { f.Family = 0x1A; avx512(f); f.AVX512VBMI = true })} {
+		c := Decide(f)
+		want := shape{single: "generic", short: "generic"}
+		if c.Block.Has("amd64-3way") {
+			want = shapePolicy(c.Block.Name)
+		}
+		if c.Single.Name != want.single || c.Short.Name != want.short || c.Short.Below != want.below {
+			t.Errorf("%+v: Decide chose %s, %s below %d for %s; want %s, %s below %d", f, c.Single.Name, c.Short.Name, c.Short.Below, c.Block.Name, want.single, want.short, want.below)
+		}
+	}
+}
+
 func TestOverride(t *testing.T) {
 	f := with(amdAVX2, func(f *Facts) { f.Family = 0x1A })
 	auto := Decide(f)
@@ -216,9 +254,11 @@ func TestOverride(t *testing.T) {
 		t.Errorf("unset TWOFISH_IMPL changed the choice to %+v", got.Block)
 	}
 	if slices.Equal(blockImpls, allBlockImpls) {
-		got := override(auto, "amd64-1way", true).Block
-		if got.Name != "amd64-1way" || !strings.HasPrefix(got.Reason, "TWOFISH_IMPL=amd64-1way overrides") {
-			t.Errorf("TWOFISH_IMPL=amd64-1way: %s (%s)", got.Name, got.Reason)
+		pinned := override(auto, "amd64-1way", true)
+		for _, got := range []Choice{pinned.Block, pinned.Short, pinned.Single} {
+			if got.Name != "amd64-1way" || got.Below != 0 || !strings.HasPrefix(got.Reason, "TWOFISH_IMPL=amd64-1way overrides") {
+				t.Errorf("TWOFISH_IMPL=amd64-1way: %s %s from %d blocks (%s)", got.Part, got.Name, got.Below, got.Reason)
+			}
 		}
 		if got := override(auto, "avx512-vbmi", true).Block; got.Name != auto.Block.Name || !strings.Contains(got.Reason, "is not supported on this CPU") {
 			t.Errorf("TWOFISH_IMPL=avx512-vbmi on a CPU without it: %s (%s)", got.Name, got.Reason)

@@ -1,8 +1,9 @@
 // Package cpu is the one place that decides what runs on this processor.
 // From the facts of a CPU alone (CPUID, through klauspost/cpuid, and
 // Linux's Gather Data Sampling status) it makes every CPU-dependent choice
-// of the module: the block kernel that heads a new Cipher's ladder, the
-// body of the 1-way kernels, GHASH's kernel and OCB's offset passes. Decide
+// of the module: the kernels a new Cipher runs for each shape of work (long
+// runs, short runs, single blocks), the constant-time one, the body of the
+// 1-way kernels, GHASH's kernel and OCB's offset passes. Decide
 // is a pure function, so each rule is tested on the facts of any CPU; Host
 // applies it to this machine once per process, with the TWOFISH_IMPL
 // override. The packages that hold the code (internal/kernel,
@@ -19,8 +20,10 @@ import (
 
 // The parts that have implementations to choose from.
 const (
-	Block   = "block"               // the block kernel that heads NewCipher's ladder
-	BlockCT = "constant-time block" // the one of NewCipherConstantTime
+	Block   = "block"               // the kernel of NewCipher's long runs, which heads its ladder
+	Short   = "short runs"          // the one of runs of fewer than Choice.Below blocks
+	Single  = "single blocks"       // the one of Encrypt, Decrypt and the serial modes
+	BlockCT = "constant-time block" // the one of every shape of NewCipherConstantTime
 	Scalar  = "scalar body"         // the body of the 1-way kernels
 	GHASH   = "ghash"               // GCM's hash
 	OCBMask = "ocb offsets"         // OCB's passes that apply the offsets
@@ -34,6 +37,9 @@ type Choice struct {
 	Name    string // the implementation chosen
 	Reason  string // why, in one line
 	Options []Option
+	// Below is, for short runs, the run length in blocks from which the
+	// block kernel takes over; 0 where it takes every run.
+	Below int
 }
 
 // An Option is one implementation of a part in this build.
@@ -55,11 +61,13 @@ func (c Choice) Has(name string) bool {
 
 // Choices are every CPU-dependent decision, one Choice per part.
 type Choices struct {
-	Block, BlockCT, Scalar, GHASH, OCBMask Choice
+	Block, Short, Single, BlockCT, Scalar, GHASH, OCBMask Choice
 }
 
 // All returns the choices in a fixed order, for reports.
-func (c Choices) All() []Choice { return []Choice{c.Block, c.BlockCT, c.Scalar, c.GHASH, c.OCBMask} }
+func (c Choices) All() []Choice {
+	return []Choice{c.Block, c.Short, c.Single, c.BlockCT, c.Scalar, c.GHASH, c.OCBMask}
+}
 
 // Decide makes every choice for a CPU with the facts f, from this build's
 // implementations (build_*.go).
@@ -82,7 +90,9 @@ func Decide(f Facts) Choices {
 		return c
 	}
 	c := Choices{
-		Block: Choice{Part: Block, Options: options(Block, blockImpls)},
+		Block:  Choice{Part: Block, Options: options(Block, blockImpls)},
+		Short:  Choice{Part: Short, Options: options(Short, blockImpls)},
+		Single: Choice{Part: Single, Options: options(Single, blockImpls)},
 		BlockCT: first(BlockCT, blockCTImpls,
 			"the fastest constant-time kernel this CPU runs: no secret-dependent memory access or branch, and TWOFISH_IMPL does not apply"),
 		Scalar: first(Scalar, scalarImpls,
@@ -92,8 +102,14 @@ func Decide(f Facts) Choices {
 	}
 	if c.Block.Has("amd64-3way") {
 		c.Block.Name, c.Block.Reason = blockPolicy(f)
+		s := shapePolicy(c.Block.Name)
+		c.Short.Name, c.Short.Below, c.Short.Reason = s.short, s.below, s.shortWhy
+		c.Single.Name, c.Single.Reason = s.single, s.singleWhy
 	} else {
-		c.Block.Name, c.Block.Reason = "generic", "no assembly kernels in this build"
+		const why = "no assembly kernels in this build"
+		c.Block.Name, c.Block.Reason = "generic", why
+		c.Short.Name, c.Short.Reason = "generic", why
+		c.Single.Name, c.Single.Reason = "generic", why
 	}
 	return c
 }
@@ -104,7 +120,7 @@ func Decide(f Facts) Choices {
 func supports(f Facts, part, name string) bool {
 	avx2 := f.AVX2 && f.OSYMM
 	avx512 := avx2 && f.AVX512F && f.OSZMM
-	if part == BlockCT {
+	if part == BlockCT || part == Short || part == Single {
 		part = Block
 	}
 	switch part + "/" + name {
@@ -124,20 +140,26 @@ func supports(f Facts, part, name string) bool {
 		return avx512
 	case OCBMask + "/avx2":
 		return avx2
+	case GHASH + "/pmull":
+		return f.ASIMD && f.PMULL
 	}
-	return true // baseline x86-64 or portable Go
+	return true // baseline x86-64 or arm64 (arm64-1way), or portable Go
 }
 
 // Host returns the choices for this machine, made once per process. The
 // TWOFISH_IMPL environment variable, if set to an implementation of the
-// block part that this CPU runs, replaces the block kernel; otherwise the
-// reason says that it was ignored, and why.
+// block part that this CPU runs, pins every shape to that kernel and the
+// narrower ones of its family, as NewCipherImpl does; otherwise the reason
+// says that it was ignored, and why.
 var Host = sync.OnceValue(func() Choices {
 	env, set := os.LookupEnv("TWOFISH_IMPL")
 	return override(Decide(HostFacts()), env, set)
 })
 
-// override applies a TWOFISH_IMPL value env, if set, to the block choice.
+// override applies a TWOFISH_IMPL value env, if set, to the choices of
+// every shape: the short runs and single blocks name env too, whose ladder
+// serves them (internal/kernel takes its narrowest kernel for single
+// blocks).
 func override(c Choices, env string, set bool) Choices {
 	if !set {
 		return c
@@ -146,8 +168,11 @@ func override(c Choices, env string, set bool) Choices {
 		c.Block.Reason += "; TWOFISH_IMPL ignored: " + err.Error()
 		return c
 	}
-	c.Block.Reason = "TWOFISH_IMPL=" + env + " overrides the CPU policy (" + c.Block.Name + ": " + c.Block.Reason + ")"
-	c.Block.Name = env
+	for _, s := range []*Choice{&c.Block, &c.Short, &c.Single} {
+		s.Reason = "TWOFISH_IMPL=" + env + " overrides the CPU policy (" + s.Name + ": " + s.Reason + ")"
+		s.Name = env
+	}
+	c.Short.Below = 0
 	return c
 }
 

@@ -1,85 +1,194 @@
 package kernel
 
-// A Cipher is an expanded key with the ladder of kernels that read it. Its
-// zero value has no ladder: Keyed reports false, and EncryptBlocks and
+import "github.com/twofish-go/twofish/internal/cpu"
+
+// A Plan says which kernel serves each shape of work on a Cipher: Single
+// takes single blocks (the root package's Encrypt and Decrypt, and so the
+// serial modes), the ladder of Short takes runs of fewer than From blocks,
+// and the ladder of Bulk longer runs, but for a remainder of fewer than
+// From blocks after its last whole group, which goes to Short's ladder.
+type Plan struct {
+	Single, Short, Bulk *Kernel
+	From                int
+}
+
+// Pin returns the plan of k's ladder for every shape, which NewCipherImpl
+// uses: single blocks go to its narrowest kernel.
+func Pin(k *Kernel) Plan { return Plan{Single: k.Narrowest(), Short: k, Bulk: k} }
+
+// Auto returns the plan that new Ciphers use in this process, as
+// internal/cpu chose it for each shape.
+func Auto() Plan { return planFor(cpu.Host()) }
+
+// planFor returns the plan of the choices c.
+func planFor(h cpu.Choices) Plan {
+	return Plan{
+		Single: Find(h.Single.Name).Narrowest(),
+		Short:  Find(h.Short.Name),
+		Bulk:   Find(h.Block.Name),
+		From:   h.Short.Below,
+	}
+}
+
+// AutoConstantTime returns the plan of the constant-time kernel that
+// internal/cpu chose for this process, for every shape.
+func AutoConstantTime() Plan { return Pin(Find(cpu.Host().BlockCT.Name)) }
+
+// ConstantTime reports whether no kernel of p's ladders looks tables up.
+func (p Plan) ConstantTime() bool {
+	for _, k := range []*Kernel{p.Single, p.Short, p.Bulk} {
+		for _, n := range k.ladder {
+			if !n.ConstantTime {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// A Cipher is an expanded key with the plan of kernels that read it. Its
+// zero value has no plan: Keyed reports false, and EncryptBlocks and
 // DecryptBlocks panic rather than pass data through unencrypted.
 type Cipher struct {
-	ks     Schedule
-	ladder []*Kernel // widest first; the last one takes any number of blocks
-	narrow *Kernel   // the last of the ladder, for single blocks
+	// ks is what the single and short kernels read, and the bulk kernel
+	// too unless bulk is set.
+	ks Schedule
+	// bulk is the bulk kernel's own schedule where it cannot share ks:
+	// avx512-vbmi keeps its byte-sliced S-boxes where the table kernels
+	// keep their tables.
+	bulk *Schedule
+	plan Plan
 }
 
 // ErrNoKey is the panic of every operation on a Cipher that was never
 // given a key.
 const ErrNoKey = "twofish: use of a Cipher without a key (make one with NewCipher)"
 
-// Init expands key (16, 24 or 32 bytes) for k's ladder.
-func (c *Cipher) Init(k *Kernel, key []byte) {
-	c.ladder, c.narrow = k.ladder, k.Narrowest()
-	k.expandKey(&c.ks, key)
+// Init expands key (16, 24 or 32 bytes) for the kernels of p. The single
+// and short kernels must be able to share one schedule.
+func (c *Cipher) Init(p Plan, key []byte) {
+	c.plan, c.bulk = p, nil
+	p.Single.expandKey(&c.ks, key)
+	if p.Short.layout() != p.Single.layout() {
+		if conflict(p.Short, p.Single) {
+			panic("twofish: plan of " + p.Single.Name + " and " + p.Short.Name + " cannot share a schedule")
+		}
+		p.Short.expandKey(&c.ks, key)
+	}
+	switch l := p.Bulk.layout(); {
+	case l == p.Single.layout() || l == p.Short.layout():
+	case conflict(p.Bulk, p.Single) || conflict(p.Bulk, p.Short):
+		c.bulk = new(Schedule)
+		p.Bulk.expandKey(c.bulk, key)
+	default:
+		p.Bulk.expandKey(&c.ks, key)
+	}
+}
+
+// The layouts of key material in a Schedule: the MDS·S-box tables in s,
+// the byte-sliced S-boxes in s, or the nibble tables in ct; all three
+// read the subkeys in k.
+const (
+	tablesLayout = iota
+	slicedLayout
+	nibblesLayout
+)
+
+func (k *Kernel) layout() int {
+	switch {
+	case k.sliced:
+		return slicedLayout
+	case k.ConstantTime:
+		return nibblesLayout
+	}
+	return tablesLayout
+}
+
+// conflict reports whether a and b need different contents of the same
+// part of a Schedule.
+func conflict(a, b *Kernel) bool {
+	return a.layout() != b.layout() && (a.sliced || b.sliced) && (a.layout() == tablesLayout || b.layout() == tablesLayout)
 }
 
 // Keyed reports whether c was given a key.
-func (c *Cipher) Keyed() bool { return c.ladder != nil }
+func (c *Cipher) Keyed() bool { return c.plan.Bulk != nil }
 
-// Head returns the widest kernel of c's ladder, nil if c has no key.
-func (c *Cipher) Head() *Kernel {
-	if c.ladder == nil {
-		return nil
-	}
-	return c.ladder[0]
-}
+// Plan returns c's plan, the zero Plan if c has no key.
+func (c *Cipher) Plan() Plan { return c.plan }
 
-// ConstantTime reports whether every kernel of c's ladder is constant-time,
+// Head returns the bulk kernel, nil if c has no key.
+func (c *Cipher) Head() *Kernel { return c.plan.Bulk }
+
+// ConstantTime reports whether every kernel of c's plan is constant-time,
 // so that no block of c meets a table look-up; false if c has no key.
-func (c *Cipher) ConstantTime() bool {
-	for _, k := range c.ladder {
-		if !k.ConstantTime {
-			return false
-		}
-	}
-	return c.ladder != nil
-}
+func (c *Cipher) ConstantTime() bool { return c.Keyed() && c.plan.ConstantTime() }
 
-// Narrow returns the kernel of single blocks, nil if c has no key.
-func (c *Cipher) Narrow() *Kernel { return c.narrow }
+// Single returns the kernel of single blocks, nil if c has no key; it
+// reads Schedule.
+func (c *Cipher) Single() *Kernel { return c.plan.Single }
 
-// Schedule returns c's expanded key.
+// Schedule returns the expanded key of c's single and short kernels.
 func (c *Cipher) Schedule() *Schedule { return &c.ks }
 
+// bulkSchedule returns the expanded key of c's bulk kernel.
+func (c *Cipher) bulkSchedule() *Schedule {
+	if c.bulk != nil {
+		return c.bulk
+	}
+	return &c.ks
+}
+
 // EncryptBlocks encrypts the whole blocks of src into dst, which must be at
-// least as long. Callers check lengths and overlap; in place is allowed.
-// Each kernel of the ladder takes as many blocks as fit its width, and the
-// last one takes the rest.
-func (c *Cipher) EncryptBlocks(dst, src []byte) {
-	if c.ladder == nil {
+// least as long, as c's plan says. Callers check lengths and overlap; in
+// place is allowed.
+func (c *Cipher) EncryptBlocks(dst, src []byte) { c.crypt(dst, src, false) }
+
+// DecryptBlocks is the inverse of EncryptBlocks.
+func (c *Cipher) DecryptBlocks(dst, src []byte) { c.crypt(dst, src, true) }
+
+func (c *Cipher) crypt(dst, src []byte, dec bool) {
+	p := &c.plan
+	if p.Bulk == nil {
 		panic(ErrNoKey)
 	}
-	for i, k := range c.ladder {
-		n := len(src)
-		if i < len(c.ladder)-1 {
-			n -= n % (k.Blocks * BlockSize)
-		}
-		if n > 0 {
-			k.encrypt(&c.ks, dst[:n], src[:n])
-			dst, src = dst[n:], src[n:]
-		}
+	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
+		p.Bulk.runLadder(c.bulkSchedule(), dst[:n], src[:n], dec)
+		dst, src = dst[n:], src[n:]
+	}
+	if len(src) >= BlockSize {
+		p.Short.runLadder(&c.ks, dst, src, dec)
 	}
 }
 
-// DecryptBlocks is the inverse of EncryptBlocks.
-func (c *Cipher) DecryptBlocks(dst, src []byte) {
-	if c.ladder == nil {
-		panic(ErrNoKey)
+// bulkBlocks returns how many of a run of n blocks the bulk ladder takes:
+// none of a run shorter than From, and of a longer one all but a remainder
+// after its last whole group that is shorter than From.
+func (p *Plan) bulkBlocks(n int) int {
+	if n < p.From {
+		return 0
 	}
-	for i, k := range c.ladder {
+	if r := n % p.Bulk.Blocks; r < p.From {
+		return n - r
+	}
+	return n
+}
+
+// runLadder runs the whole blocks of src through k's ladder: each kernel
+// takes as many blocks as fit its width, and the last one takes the rest.
+func (k *Kernel) runLadder(ks *Schedule, dst, src []byte, dec bool) {
+	for i, step := range k.ladder {
 		n := len(src)
-		if i < len(c.ladder)-1 {
-			n -= n % (k.Blocks * BlockSize)
+		if i < len(k.ladder)-1 {
+			n -= n % (step.Blocks * BlockSize)
 		}
-		if n > 0 {
-			k.decrypt(&c.ks, dst[:n], src[:n])
-			dst, src = dst[n:], src[n:]
+		if n == 0 {
+			continue
 		}
+		if dec {
+			step.decrypt(ks, dst[:n], src[:n])
+		} else {
+			step.encrypt(ks, dst[:n], src[:n])
+		}
+		dst, src = dst[n:], src[n:]
 	}
 }

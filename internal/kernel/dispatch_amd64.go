@@ -17,7 +17,7 @@ var (
 	// needs AVX512F, BW, VL and VBMI and the operating system's support for
 	// the zmm registers. It takes any number of blocks itself, so that no
 	// block of its ladder reaches a kernel that looks tables up.
-	AVX512VBMI = &Kernel{Name: "avx512-vbmi", Blocks: 64, ConstantTime: true}
+	AVX512VBMI = &Kernel{Name: "avx512-vbmi", Blocks: 64, ConstantTime: true, sliced: true}
 	// The constant-time 64-way AVX2 kernel without table look-ups
 	// (kernels_avx2ct_amd64.go) needs AVX2 and the operating system's
 	// support for the ymm registers. It takes any number of blocks itself,

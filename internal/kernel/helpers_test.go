@@ -16,7 +16,7 @@ var keySizes = []int{16, 24, 32}
 // newCipher returns a Cipher with key on k's ladder.
 func newCipher(key []byte, k *Kernel) *Cipher {
 	c := new(Cipher)
-	c.Init(k, key)
+	c.Init(Pin(k), key)
 	return c
 }
 

@@ -21,6 +21,9 @@ type Kernel struct {
 	Blocks       int    // blocks one kernel call processes
 	ConstantTime bool   // no secret-dependent memory addresses or branches
 	Supported    bool   // this CPU and OS can run it (internal/cpu)
+	// sliced is whether it reads byte-sliced S-boxes where the table
+	// kernels read their tables (Schedule.s).
+	sliced bool
 	// narrower is the name of the kernel that takes the blocks left over,
 	// "" for the last of its ladder.
 	narrower string
@@ -74,11 +77,3 @@ func Lookup(name string) (*Kernel, error) {
 	}
 	return Find(name), nil
 }
-
-// Auto returns the kernel that new Ciphers use in this process, as
-// internal/cpu chose it.
-func Auto() *Kernel { return Find(cpu.Host().Block.Name) }
-
-// AutoConstantTime returns the constant-time kernel that internal/cpu chose
-// for this process.
-func AutoConstantTime() *Kernel { return Find(cpu.Host().BlockCT.Name) }

@@ -73,7 +73,7 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 // OCBGroups runs a batch of whole groups of 64 blocks (at most OCBBatch
 // bytes) through OCB kernels that apply the offsets and add up the
 // checksum as they load and store the blocks, and reports whether it did:
-// it does if c's widest kernel has such kernels (avx512-vbmi) and the
+// it does if c's bulk kernel has such kernels (avx512-vbmi) and the
 // batch has no partial group. Otherwise the caller makes passes of OCBMask
 // around the block cipher.
 func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, dec bool) bool {
@@ -83,9 +83,9 @@ func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 	}
 	_ = dst[len(src)-1]
 	if dec {
-		decryptOCB64AVX512(&c.ks, &dst[0], &src[0], n, t, offs, sum)
+		decryptOCB64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, t, offs, sum)
 	} else {
-		encryptOCB64AVX512(&c.ks, &dst[0], &src[0], n, t, offs, sum)
+		encryptOCB64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, t, offs, sum)
 	}
 	return true
 }

@@ -131,8 +131,8 @@ func emulatedChild(t *testing.T, want string) {
 	if b.Name != want {
 		t.Errorf("the policy chose %s (%s), want %s", b.Name, b.Reason, want)
 	}
-	if own := cpu.Decide(cpu.HostFacts()).Block.Name; Auto().Name != own {
-		t.Errorf("new Ciphers use %s, the policy's choice for this process is %s", Auto().Name, own)
+	if own := cpu.Decide(cpu.HostFacts()).Block.Name; Auto().Bulk.Name != own {
+		t.Errorf("new Ciphers use %s, the policy's choice for this process is %s", Auto().Bulk.Name, own)
 	}
 	for _, k := range All() {
 		t.Logf("emulated: %s supported: %v", k.Name, k.Supported)

@@ -4,7 +4,10 @@ package kernel
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/cpu"
 )
 
 // singleBlock returns the entry points that the root package's Encrypt and
@@ -32,28 +35,57 @@ func singleBlock(k *Kernel) (enc, dec func(ks *Schedule, dst, src []byte)) {
 // ladder against the generic kernel, for every key size, in place and not.
 func TestSingleBlocks(t *testing.T) {
 	forEachKernel(t, func(t *testing.T, k *Kernel) {
-		enc, dec := singleBlock(k.Narrowest())
 		r := testRand(t)
 		for _, size := range keySizes {
 			key := randBytes(r, size)
-			c, ref := newCipher(key, k), newCipher(key, Generic)
-			for range 64 {
-				src := randBytes(r, BlockSize)
-				for _, f := range []struct {
-					name      string
-					got, want func(ks *Schedule, dst, src []byte)
-				}{{"encrypt", enc, EncryptBlockGeneric}, {"decrypt", dec, DecryptBlockGeneric}} {
-					want := make([]byte, BlockSize)
-					f.want(ref.Schedule(), want, src)
-					got := make([]byte, 3*BlockSize)[2*BlockSize:]
-					f.got(c.Schedule(), got, src)
-					inPlace := bytes.Clone(src)
-					f.got(c.Schedule(), inPlace, inPlace)
-					if !bytes.Equal(got, want) || !bytes.Equal(inPlace, want) {
-						t.Fatalf("%d-bit key, %s %x: %x (in place %x), want %x", 8*size, f.name, src, got, inPlace, want)
-					}
-				}
-			}
+			checkSingleBlocks(t, r, newCipher(key, k), newCipher(key, Generic))
 		}
 	})
+}
+
+// TestPlanSingleBlocks checks the single blocks of the policy's plans: the
+// kernel of single blocks reads the schedule of the short runs, which is
+// not the bulk kernel's where that one is avx512-vbmi.
+func TestPlanSingleBlocks(t *testing.T) {
+	for _, f := range policyCPUs {
+		p := planFor(cpu.Decide(f))
+		t.Run(p.Bulk.Name, func(t *testing.T) {
+			for _, k := range []*Kernel{p.Bulk, p.Short, p.Single} {
+				if !k.Supported {
+					skipUnsupported(t, k.Name)
+				}
+			}
+			r := testRand(t)
+			for _, size := range keySizes {
+				key := randBytes(r, size)
+				c := new(Cipher)
+				c.Init(p, key)
+				checkSingleBlocks(t, r, c, newCipher(key, Generic))
+			}
+		})
+	}
+}
+
+// checkSingleBlocks compares random single blocks through the entry
+// points of c's kernel of single blocks with ref, in place and not.
+func checkSingleBlocks(t *testing.T, r *rand.Rand, c, ref *Cipher) {
+	t.Helper()
+	enc, dec := singleBlock(c.Single())
+	for range 64 {
+		src := randBytes(r, BlockSize)
+		for _, f := range []struct {
+			name      string
+			got, want func(ks *Schedule, dst, src []byte)
+		}{{"encrypt", enc, EncryptBlockGeneric}, {"decrypt", dec, DecryptBlockGeneric}} {
+			want := make([]byte, BlockSize)
+			f.want(ref.Schedule(), want, src)
+			got := make([]byte, 3*BlockSize)[2*BlockSize:]
+			f.got(c.Schedule(), got, src)
+			inPlace := bytes.Clone(src)
+			f.got(c.Schedule(), inPlace, inPlace)
+			if !bytes.Equal(got, want) || !bytes.Equal(inPlace, want) {
+				t.Fatalf("%s, %d-byte key, %s %x: %x (in place %x), want %x", c.Single().Name, len(c.ks.k), f.name, src, got, inPlace, want)
+			}
+		}
+	}
 }

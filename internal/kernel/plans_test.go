@@ -1,0 +1,125 @@
+package kernel
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/twofish-go/twofish/internal/cpu"
+)
+
+// policyCPUs are the facts of CPUs on which the policy's plans differ: the
+// AVX-512 kernel with the table kernels for short runs and single blocks
+// (Zen 5), the 16-way AVX2 kernels with the 3-way ladder below a group
+// (Zen 1, Alder Lake), and the 3-way ladder alone (Nehalem).
+var policyCPUs = []cpu.Facts{
+	{Vendor: "AuthenticAMD", Family: 0x1A, Model: 0x02, AVX2: true, OSYMM: true, BMI1: true, BMI2: true,
+		AVX512F: true, AVX512BW: true, AVX512VL: true, AVX512VBMI: true, GFNI: true, OSZMM: true},
+	{Vendor: "AuthenticAMD", Family: 0x17, Model: 0x01, AVX2: true, OSYMM: true, BMI1: true, BMI2: true},
+	{Vendor: "GenuineIntel", Family: 6, Model: 0x97, AVX2: true, OSYMM: true, BMI1: true, BMI2: true, GDS: "Not affected"},
+	{Vendor: "GenuineIntel", Family: 6, Model: 0x1A},
+}
+
+// TestPlans checks the plans the policy makes for policyCPUs against
+// generic, for every run length around the crossover and the bulk
+// kernel's groups, so that each block goes through the kernel its shape
+// names and reads the schedule that kernel needs.
+func TestPlans(t *testing.T) {
+	var seen []string
+	for _, f := range policyCPUs {
+		p := planFor(cpu.Decide(f))
+		if slices.Contains(seen, p.Bulk.Name) {
+			continue // a build without the kernels of f
+		}
+		seen = append(seen, p.Bulk.Name)
+		t.Run(p.Bulk.Name, func(t *testing.T) {
+			for _, k := range []*Kernel{p.Bulk, p.Short, p.Single} {
+				if !k.Supported {
+					skipUnsupported(t, k.Name)
+				}
+			}
+			r := testRand(t)
+			for _, ks := range keySizes {
+				t.Run(fmt.Sprintf("key=%d", 8*ks), func(t *testing.T) {
+					key := randBytes(r, ks)
+					c, ref := new(Cipher), newCipher(key, Generic)
+					c.Init(p, key)
+					for _, n := range planCounts(p) {
+						checkBulk(t, c, ref, r, n, r.IntN(BlockSize), r.IntN(BlockSize))
+					}
+				})
+			}
+		})
+	}
+}
+
+// planCounts returns the run lengths that reach every path of p: each up
+// to past the crossover, and around one and two whole groups of the bulk
+// kernel, with remainders on both sides of the crossover.
+func planCounts(p Plan) []int {
+	var counts []int
+	for n := 0; n <= max(p.From, 3)+3; n++ {
+		counts = append(counts, n)
+	}
+	for g := 1; g <= 2; g++ {
+		for _, d := range []int{-1, 0, 1, p.From - 1, p.From, p.From + 1} {
+			if n := g*p.Bulk.Blocks + d; n >= 0 && !slices.Contains(counts, n) {
+				counts = append(counts, n)
+			}
+		}
+	}
+	return counts
+}
+
+// TestBulkBlocks checks where runs cross from the short ladder to the bulk
+// one, at the boundaries.
+func TestBulkBlocks(t *testing.T) {
+	wide := &Kernel{Name: "wide", Blocks: 64}
+	for _, tc := range []struct {
+		p       Plan
+		n, want int
+	}{
+		{Plan{Bulk: wide, From: 10}, 0, 0},
+		{Plan{Bulk: wide, From: 10}, 9, 0},
+		{Plan{Bulk: wide, From: 10}, 10, 10},
+		{Plan{Bulk: wide, From: 10}, 63, 63},
+		{Plan{Bulk: wide, From: 10}, 64, 64},
+		{Plan{Bulk: wide, From: 10}, 73, 64},
+		{Plan{Bulk: wide, From: 10}, 74, 74},
+		{Plan{Bulk: wide, From: 10}, 137, 128},
+		{Plan{Bulk: wide, From: 10}, 138, 138},
+		{Plan{Bulk: wide, From: 64}, 63, 0},
+		{Plan{Bulk: wide, From: 64}, 127, 64},
+		{Plan{Bulk: wide}, 0, 0},
+		{Plan{Bulk: wide}, 1, 1},
+		{Plan{Bulk: wide}, 65, 65},
+	} {
+		if got := tc.p.bulkBlocks(tc.n); got != tc.want {
+			t.Errorf("64-block bulk kernel from %d blocks: %d blocks take %d to the bulk ladder, want %d", tc.p.From, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestPlanSchedules checks that a plan whose bulk kernel cannot share the
+// schedule of the table kernels gets its own, and that no other plan does.
+func TestPlanSchedules(t *testing.T) {
+	sliced := &Kernel{Name: "sliced", Blocks: 64, ConstantTime: true, sliced: true}
+	nibbles := &Kernel{Name: "nibbles", Blocks: 8, ConstantTime: true}
+	tables := &Kernel{Name: "tables", Blocks: 1}
+	for _, tc := range []struct {
+		single, short, bulk *Kernel
+		own                 bool
+	}{
+		{tables, tables, sliced, true},
+		{sliced, sliced, sliced, false},
+		{nibbles, nibbles, sliced, false},
+		{tables, tables, nibbles, false},
+		{tables, tables, tables, false},
+	} {
+		var c Cipher
+		c.Init(Plan{Single: tc.single, Short: tc.short, Bulk: tc.bulk}, make([]byte, 16))
+		if own := c.bulkSchedule() != &c.ks; own != tc.own {
+			t.Errorf("%s, %s, %s: own bulk schedule %v, want %v", tc.single.Name, tc.short.Name, tc.bulk.Name, own, tc.own)
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package twofish
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestPaths checks what Paths says of the default, constant-time, pinned
+// and keyless ciphers: the default's long runs are Implementation's, the
+// constant-time cipher's every path is constant-time, a pinned one runs
+// its implementation's family for every shape, and ConstantTime agrees.
+func TestPaths(t *testing.T) {
+	key := make([]byte, 16)
+	def, _ := NewCipher(key)
+	p := def.Paths()
+	if name, _ := AutoImplementation(); p.Bulk.Impl != name || def.Implementation() != name {
+		t.Errorf("NewCipher's long runs take %s, Implementation %s, AutoImplementation %s", p.Bulk.Impl, def.Implementation(), name)
+	}
+	if all := p.Single.ConstantTime && p.Short.ConstantTime && p.Bulk.ConstantTime; all != def.ConstantTime() {
+		t.Errorf("NewCipher: paths %+v, ConstantTime() = %v", p, def.ConstantTime())
+	}
+	ct, _ := NewCipherConstantTime(key)
+	if cp := ct.Paths(); !cp.Single.ConstantTime || !cp.Short.ConstantTime || !cp.Bulk.ConstantTime || cp.ShortBelow != 0 {
+		t.Errorf("NewCipherConstantTime: paths %+v", cp)
+	}
+	for _, impl := range Implementations() {
+		if !impl.Supported {
+			continue
+		}
+		pp := mustCipher(t, key, impl.Name).Paths()
+		if pp.Bulk.Impl != impl.Name || pp.Short.Impl != impl.Name || pp.ShortBelow != 0 || pp.Bulk.ConstantTime != impl.ConstantTime {
+			t.Errorf("NewCipherImpl(%s): paths %+v", impl.Name, pp)
+		}
+		if impl.Blocks == 1 && pp.Single.Impl != impl.Name {
+			t.Errorf("NewCipherImpl(%s): single blocks go to %s", impl.Name, pp.Single.Impl)
+		}
+		if impl.ConstantTime && !pp.Single.ConstantTime {
+			t.Errorf("NewCipherImpl(%s): single blocks go to the table kernel %s", impl.Name, pp.Single.Impl)
+		}
+	}
+	if (new(Cipher).Paths() != Paths{}) {
+		t.Errorf("a Cipher without a key has paths %+v", new(Cipher).Paths())
+	}
+}
+
+// TestDefaultCiphers runs the ciphers of NewCipher and
+// NewCipherConstantTime, whose paths mix kernels, against generic in every
+// mode, for messages around the crossover from short to long runs and
+// around the long-run kernel's groups, and checks that short messages
+// allocate nothing.
+func TestDefaultCiphers(t *testing.T) {
+	r := testRand(t)
+	for _, ks := range keySizes {
+		key := randBytes(r, ks)
+		def, _ := NewCipher(key)
+		ct, _ := NewCipherConstantTime(key)
+		ref := mustCipher(t, key, "generic")
+		for name, c := range map[string]*Cipher{"NewCipher": def, "NewCipherConstantTime": ct} {
+			p := c.Paths()
+			var lengths []int
+			for n := range max(p.ShortBelow, 4) + 3 {
+				lengths = append(lengths, n)
+			}
+			for _, impl := range Implementations() {
+				if impl.Name == p.Bulk.Impl {
+					for _, n := range []int{impl.Blocks - 1, impl.Blocks, impl.Blocks + p.ShortBelow - 1, impl.Blocks + p.ShortBelow, 2*impl.Blocks + 1} {
+						lengths = append(lengths, max(n, 0))
+					}
+				}
+			}
+			iv := randBytes(r, BlockSize)
+			for _, mc := range modeCases {
+				for _, blocks := range lengths {
+					n := blocks * BlockSize
+					if !mc.blockMode {
+						n += r.IntN(BlockSize)
+					}
+					src := randBytes(r, n)
+					got, want := make([]byte, n), make([]byte, n)
+					crypt(mc.ours(c, iv), got, src)
+					crypt(mc.ours(ref, iv), want, src)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%d-bit %s, %s, %d bytes: differs from generic", 8*ks, name, mc.name, n)
+					}
+				}
+			}
+			if raceEnabled {
+				continue
+			}
+			for _, n := range []int{16, 64, 1024} {
+				buf := make([]byte, n)
+				for _, mc := range modeCases {
+					m := mc.ours(c, iv)
+					if allocs := testing.AllocsPerRun(10, func() { crypt(m, buf, buf) }); allocs != 0 {
+						t.Errorf("%s, %s of %d bytes allocates %v times per call", name, mc.name, n, allocs)
+					}
+				}
+				for _, m := range aeadModes {
+					a := mustAEAD(t, m, c, m.nonces[0], m.tags[0])
+					nonce := make([]byte, a.NonceSize())
+					out := make([]byte, 0, n+a.Overhead())
+					if allocs := testing.AllocsPerRun(10, func() { a.Seal(out[:0], nonce, buf, nil) }); allocs != 0 {
+						t.Errorf("%s, %s Seal of %d bytes allocates %v times per call", name, m.name, n, allocs)
+					}
+				}
+			}
+		}
+	}
+}
