@@ -13,7 +13,9 @@ func NewCBCEncrypter(b cipher.Block, iv []byte) cipher.BlockMode {
 	if len(iv) != BlockSize {
 		panic("cipher.NewCBCEncrypter: IV length must equal block size")
 	}
-	return &cbcEncrypter{b: bb, iv: append([]byte(nil), iv...)}
+	x := &cbcEncrypter{b: bb}
+	copy(x.iv[:], iv)
+	return x
 }
 
 // NewCBCDecrypter returns a BlockMode that decrypts in cipher block chaining
@@ -24,31 +26,33 @@ func NewCBCDecrypter(b cipher.Block, iv []byte) cipher.BlockMode {
 	if len(iv) != BlockSize {
 		panic("cipher.NewCBCDecrypter: IV length must equal block size")
 	}
-	return &cbcDecrypter{b: bb, iv: append([]byte(nil), iv...)}
+	x := &cbcDecrypter{b: bb}
+	copy(x.iv[:], iv)
+	return x
 }
 
 type cbcEncrypter struct {
 	b  blocks
-	iv []byte
+	iv [BlockSize]byte
 }
 
 func (x *cbcEncrypter) BlockSize() int { return BlockSize }
 
 func (x *cbcEncrypter) CryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	iv := x.iv
+	iv := x.iv[:]
 	for len(src) > 0 {
 		xorBlock(dst[:BlockSize], src[:BlockSize], iv)
-		x.b.Encrypt(dst[:BlockSize], dst[:BlockSize])
+		x.b.encryptBlock(dst[:BlockSize], dst[:BlockSize])
 		iv = dst[:BlockSize]
 		dst, src = dst[BlockSize:], src[BlockSize:]
 	}
-	copy(x.iv, iv)
+	copy(x.iv[:], iv)
 }
 
 type cbcDecrypter struct {
 	b  blocks
-	iv []byte
+	iv [BlockSize]byte
 }
 
 func (x *cbcDecrypter) BlockSize() int { return BlockSize }
@@ -66,9 +70,9 @@ func (x *cbcDecrypter) CryptBlocks(dst, src []byte) {
 		n := min(len(src), cbcChunk)
 		copy(saved[:n], src[:n])
 		x.b.decryptBlocks(dst[:n], src[:n])
-		subtle.XORBytes(dst[:BlockSize], dst[:BlockSize], x.iv)
+		subtle.XORBytes(dst[:BlockSize], dst[:BlockSize], x.iv[:])
 		subtle.XORBytes(dst[BlockSize:n], dst[BlockSize:n], saved[:n-BlockSize])
-		copy(x.iv, saved[n-BlockSize:n])
+		copy(x.iv[:], saved[n-BlockSize:n])
 		dst, src = dst[n:], src[n:]
 	}
 }

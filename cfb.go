@@ -3,8 +3,6 @@ package twofish
 import (
 	"crypto/cipher"
 	"crypto/subtle"
-
-	"github.com/twofish-go/twofish/internal/alias"
 )
 
 // NewCFBEncrypter returns a Stream that encrypts in full-block (128-bit)
@@ -41,19 +39,13 @@ type cfb struct {
 	ks      [BlockSize]byte
 	used    int
 	decrypt bool
-	buf     [cfbChunk]byte // bulk decryption: feedback blocks, then key stream
 }
 
 // cfbChunk is how many bytes of CFB decryption go to the kernels at once.
 const cfbChunk = 1024
 
 func (x *cfb) XORKeyStream(dst, src []byte) {
-	if len(dst) < len(src) {
-		panic("crypto/cipher: output smaller than input")
-	}
-	if alias.InexactOverlap(dst[:len(src)], src) {
-		panic("crypto/cipher: invalid buffer overlap")
-	}
+	checkStream(dst, src)
 	for len(src) > 0 {
 		if x.used == BlockSize && len(src) >= BlockSize {
 			n := len(src) - len(src)%BlockSize
@@ -67,7 +59,7 @@ func (x *cfb) XORKeyStream(dst, src []byte) {
 			continue
 		}
 		if x.used == BlockSize {
-			x.b.Encrypt(x.ks[:], x.next[:])
+			x.b.encryptBlock(x.ks[:], x.next[:])
 			x.used = 0
 		}
 		if x.decrypt {
@@ -85,7 +77,7 @@ func (x *cfb) XORKeyStream(dst, src []byte) {
 // encryptBlocks encrypts whole blocks, one kernel call each.
 func (x *cfb) encryptBlocks(dst, src []byte) {
 	for i := 0; i < len(src); i += BlockSize {
-		x.b.Encrypt(x.ks[:], x.next[:])
+		x.b.encryptBlock(x.ks[:], x.next[:])
 		xorBlock(x.next[:], src[i:i+BlockSize], x.ks[:])
 		copy(dst[i:], x.next[:])
 	}
@@ -93,12 +85,14 @@ func (x *cfb) encryptBlocks(dst, src []byte) {
 
 // decryptBlocks decrypts up to cfbChunk bytes of whole blocks: the key
 // stream of every block is the encryption of the ciphertext block before
-// it, all known in advance.
+// it, all known in advance. They go through a buffer on the stack, so that
+// a stream for one packet costs only its own small allocation.
 func (x *cfb) decryptBlocks(dst, src []byte) {
+	var buf [cfbChunk]byte
 	n := len(src)
-	copy(x.buf[:BlockSize], x.next[:])
-	copy(x.buf[BlockSize:n], src[:n-BlockSize])
+	copy(buf[:BlockSize], x.next[:])
+	copy(buf[BlockSize:n], src[:n-BlockSize])
 	copy(x.next[:], src[n-BlockSize:])
-	x.b.encryptBlocks(x.buf[:n], x.buf[:n])
-	subtle.XORBytes(dst, src, x.buf[:n])
+	x.b.encryptBlocks(buf[:n], buf[:n])
+	subtle.XORBytes(dst, src, buf[:n])
 }

@@ -14,30 +14,22 @@ func NewCTR(b cipher.Block, iv []byte) cipher.Stream {
 	if len(iv) != BlockSize {
 		panic("cipher.NewCTR: IV length must equal block size")
 	}
-	return &ctr{
+	return &stream{
 		b:  bb,
 		hi: binary.BigEndian.Uint64(iv),
 		lo: binary.BigEndian.Uint64(iv[8:]),
 	}
 }
 
-type ctr struct {
-	b      blocks
-	hi, lo uint64 // the next counter block
-	keyStream
-}
-
-func (x *ctr) XORKeyStream(dst, src []byte) { x.keyStream.xor(x, dst, src) }
-
-// generate encrypts the next len(buf)/BlockSize counter blocks into buf.
-func (x *ctr) generate(buf []byte) {
+// counters encrypts the next len(buf)/BlockSize counter blocks into buf.
+func (s *stream) counters(buf []byte) {
 	for i := 0; i < len(buf); i += BlockSize {
-		binary.BigEndian.PutUint64(buf[i:], x.hi)
-		binary.BigEndian.PutUint64(buf[i+8:], x.lo)
-		x.lo++
-		if x.lo == 0 {
-			x.hi++
+		binary.BigEndian.PutUint64(buf[i:], s.hi)
+		binary.BigEndian.PutUint64(buf[i+8:], s.lo)
+		s.lo++
+		if s.lo == 0 {
+			s.hi++
 		}
 	}
-	x.b.encryptBlocks(buf, buf)
+	s.b.encryptBlocks(buf, buf)
 }

@@ -27,7 +27,7 @@ func NewEAX(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 	if tagSize < 8 || tagSize > BlockSize {
 		return nil, errors.New("twofish: EAX tag size must be 8 to 16 bytes")
 	}
-	blk, ok := newAEADBlock(b)
+	blk, ok := newBlocks(b)
 	if !ok {
 		return nil, errors.New("twofish: NewEAX requires a 128-bit block cipher")
 	}
@@ -52,7 +52,7 @@ func NewEAX(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 
 // eax is read-only after NewEAX, so one is safe for concurrent use.
 type eax struct {
-	b                  aeadBlock
+	b                  blocks
 	nonceSize, tagSize int
 	k1, k2             [BlockSize]byte // CMAC's subkeys
 	first, empty       [3][BlockSize]byte

@@ -49,7 +49,7 @@ func newGCM(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 	if nonceSize <= 0 {
 		return nil, errors.New("twofish: GCM nonce size must be at least 1 byte")
 	}
-	blk, ok := newAEADBlock(b)
+	blk, ok := newBlocks(b)
 	if !ok {
 		return nil, errors.New("twofish: NewGCM requires a 128-bit block cipher")
 	}
@@ -62,7 +62,7 @@ func newGCM(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 
 // gcm is read-only after newGCM, so one is safe for concurrent use.
 type gcm struct {
-	b                  aeadBlock
+	b                  blocks
 	nonceSize, tagSize int
 	key                ghash.Key
 }

@@ -2,51 +2,94 @@ package twofish
 
 import (
 	"crypto/cipher"
-	"crypto/subtle"
 	"encoding/binary"
-
-	"github.com/twofish-go/twofish/internal/alias"
+	"sync"
 )
 
-// blocks is what the modes need from a block cipher: a single block for the
-// serial steps and whole runs of blocks for the parallel ones. A *Cipher
-// hands runs to its kernel ladder; any other cipher.Block goes one block at
-// a time. The modes of this package are for 16-byte block ciphers.
-type blocks interface {
-	Encrypt(dst, src []byte)
-	encryptBlocks(dst, src []byte)
-	decryptBlocks(dst, src []byte)
+// blocks is the block cipher under a mode: a *Cipher, whose runs of
+// blocks go to its kernels, or any other cipher.Block with 16-byte blocks,
+// one block at a time. It is a concrete type, so that the modes' buffers
+// on their own stacks do not escape through interface calls: a short
+// message costs no allocation.
+type blocks struct {
+	c *Cipher
+	b cipher.Block // when c is nil
 }
 
+// blocksOf returns the blocks of b for a mode, and panics if b has no key
+// or its blocks are not 16 bytes long.
 func blocksOf(b cipher.Block) blocks {
+	bb, ok := newBlocks(b)
+	if !ok {
+		panic("twofish: block size must be 16 bytes")
+	}
+	return bb
+}
+
+// newBlocks returns the blocks of b, or false if b's blocks are not 16
+// bytes long. It panics for a Cipher without a key.
+func newBlocks(b cipher.Block) (blocks, bool) {
 	if c, ok := b.(*Cipher); ok {
 		if !c.k.Keyed() {
 			panic(errNoKey)
 		}
-		return c
+		return blocks{c: c}, true
 	}
 	if b.BlockSize() != BlockSize {
-		panic("twofish: block size must be 16 bytes")
+		return blocks{}, false
 	}
-	return blockByBlock{b}
+	return blocks{b: b}, true
 }
 
-// blockByBlock adapts any cipher.Block.
-type blockByBlock struct{ b cipher.Block }
-
-func (b blockByBlock) Encrypt(dst, src []byte) { b.b.Encrypt(dst, src) }
-
-func (b blockByBlock) encryptBlocks(dst, src []byte) {
-	for ; len(src) > 0; dst, src = dst[BlockSize:], src[BlockSize:] {
-		b.b.Encrypt(dst, src)
+// encryptBlock encrypts the first block of src into dst.
+func (a *blocks) encryptBlock(dst, src []byte) {
+	if a.c != nil {
+		a.c.Encrypt(dst, src)
+		return
 	}
+	otherBlocks(a.b, dst[:BlockSize], src[:BlockSize], false)
 }
 
-func (b blockByBlock) decryptBlocks(dst, src []byte) {
-	for ; len(src) > 0; dst, src = dst[BlockSize:], src[BlockSize:] {
-		b.b.Decrypt(dst, src)
+// encryptBlocks encrypts the whole blocks of src into dst; in place is
+// allowed.
+func (a *blocks) encryptBlocks(dst, src []byte) {
+	if a.c != nil {
+		a.c.encryptBlocks(dst, src)
+		return
 	}
+	otherBlocks(a.b, dst, src, false)
 }
+
+// decryptBlocks decrypts the whole blocks of src into dst; in place is
+// allowed.
+func (a *blocks) decryptBlocks(dst, src []byte) {
+	if a.c != nil {
+		a.c.decryptBlocks(dst, src)
+		return
+	}
+	otherBlocks(a.b, dst, src, true)
+}
+
+// otherBlocks runs a cipher.Block that is not a *Cipher over the whole
+// blocks of src, through a block on the heap: b's methods are interface
+// calls, which would make any buffer handed to them escape, and the
+// callers' buffers are on their stacks. The heap blocks are reused.
+func otherBlocks(b cipher.Block, dst, src []byte, decrypt bool) {
+	t := scratchBlocks.Get().(*[BlockSize]byte)
+	for i := 0; i+BlockSize <= len(src); i += BlockSize {
+		copy(t[:], src[i:])
+		if decrypt {
+			b.Decrypt(t[:], t[:])
+		} else {
+			b.Encrypt(t[:], t[:])
+		}
+		copy(dst[i:], t[:])
+	}
+	*t = [BlockSize]byte{} // it held data; the pool keeps none
+	scratchBlocks.Put(t)
+}
+
+var scratchBlocks = sync.Pool{New: func() any { return new([BlockSize]byte) }}
 
 // NewCTR is NewCTR(c, iv). crypto/cipher.NewCTR calls it, so code written
 // against the standard library gets the bulk path too.
@@ -65,38 +108,4 @@ func xorBlock(dst, a, b []byte) {
 	le := binary.LittleEndian
 	le.PutUint64(dst, le.Uint64(a)^le.Uint64(b))
 	le.PutUint64(dst[8:], le.Uint64(a[8:])^le.Uint64(b[8:]))
-}
-
-// keyStream is what CTR and OFB share: key stream made ahead, up to
-// streamBatch bytes at a time, and XORed into the data as it comes.
-type keyStream struct {
-	buf [streamBatch]byte
-	ks  []byte // unused key stream at the end of buf
-}
-
-// streamBatch is how many bytes of key stream one batch makes at most.
-const streamBatch = 1024
-
-// A generator makes the next len(buf) bytes of a key stream, a whole
-// number of blocks.
-type generator interface{ generate(buf []byte) }
-
-// xor implements cipher.Stream's XORKeyStream with the key stream of g.
-func (s *keyStream) xor(g generator, dst, src []byte) {
-	if len(dst) < len(src) {
-		panic("crypto/cipher: output smaller than input")
-	}
-	if alias.InexactOverlap(dst[:len(src)], src) {
-		panic("crypto/cipher: invalid buffer overlap")
-	}
-	for len(src) > 0 {
-		if len(s.ks) == 0 {
-			n := min((len(src)+BlockSize-1)/BlockSize*BlockSize, streamBatch)
-			g.generate(s.buf[:n])
-			s.ks = s.buf[:n]
-		}
-		n := subtle.XORBytes(dst, src, s.ks)
-		s.ks = s.ks[n:]
-		dst, src = dst[n:], src[n:]
-	}
 }

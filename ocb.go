@@ -25,7 +25,7 @@ func NewOCB(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 	if tagSize < 8 || tagSize > BlockSize {
 		return nil, errors.New("twofish: OCB tag size must be 8 to 16 bytes")
 	}
-	blk, ok := newAEADBlock(b)
+	blk, ok := newBlocks(b)
 	if !ok {
 		return nil, errors.New("twofish: NewOCB requires a 128-bit block cipher")
 	}
@@ -80,7 +80,7 @@ func (a fe) double() fe {
 
 // ocb is read-only after NewOCB, so one is safe for concurrent use.
 type ocb struct {
-	b                  aeadBlock
+	b                  blocks
 	nonceSize, tagSize int
 	lStar, lDollar     ocbBlock
 	// l[i] is L_i: block number j (from 1) changes the offset by

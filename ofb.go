@@ -10,26 +10,18 @@ func NewOFB(b cipher.Block, iv []byte) cipher.Stream {
 	if len(iv) != BlockSize {
 		panic("cipher.NewOFB: IV length must equal block size")
 	}
-	x := &ofb{b: bb}
+	x := &stream{b: bb, ofb: true}
 	copy(x.r[:], iv)
 	return x
 }
 
-type ofb struct {
-	b blocks
-	r [BlockSize]byte // the last key stream block made
-	keyStream
-}
-
-func (x *ofb) XORKeyStream(dst, src []byte) { x.keyStream.xor(x, dst, src) }
-
-// generate makes the next len(buf)/BlockSize blocks of key stream, each the
-// encryption of the one before.
-func (x *ofb) generate(buf []byte) {
-	prev := x.r[:]
+// feedback makes the next len(buf)/BlockSize blocks of key stream, each
+// the encryption of the one before.
+func (s *stream) feedback(buf []byte) {
+	prev := s.r[:]
 	for i := 0; i < len(buf); i += BlockSize {
-		x.b.Encrypt(buf[i:i+BlockSize], prev)
+		s.b.encryptBlock(buf[i:i+BlockSize], prev)
 		prev = buf[i : i+BlockSize]
 	}
-	copy(x.r[:], prev)
+	copy(s.r[:], prev)
 }

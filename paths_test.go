@@ -47,7 +47,7 @@ func TestPaths(t *testing.T) {
 // NewCipherConstantTime, whose paths mix kernels, against generic in every
 // mode, for messages around the crossover from short to long runs and
 // around the long-run kernel's groups, and checks that short messages
-// allocate nothing.
+// allocate nothing, and a mode made for one message only itself.
 func TestDefaultCiphers(t *testing.T) {
 	r := testRand(t)
 	for _, ks := range keySizes {
@@ -93,6 +93,12 @@ func TestDefaultCiphers(t *testing.T) {
 					m := mc.ours(c, iv)
 					if allocs := testing.AllocsPerRun(10, func() { crypt(m, buf, buf) }); allocs != 0 {
 						t.Errorf("%s, %s of %d bytes allocates %v times per call", name, mc.name, n, allocs)
+					}
+				}
+				// A stream for one message: only the stream itself is allocated.
+				for _, mc := range modeCases {
+					if allocs := testing.AllocsPerRun(10, func() { crypt(mc.ours(c, iv), buf, buf) }); allocs > 1 {
+						t.Errorf("%s, a new %s for %d bytes allocates %v times", name, mc.name, n, allocs)
 					}
 				}
 				for _, m := range aeadModes {
