@@ -56,9 +56,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	rep := newReporter(cfg.format, stdout)
 	name, reason := twofish.AutoImplementation()
+	def, _ := paths()
 	h := benchHeader{
 		CPU: cpuName(), Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
-		Auto: name, Reason: reason, Skipped: cfg.skipped,
+		Auto: name, Reason: reason, Paths: toPathsJSON(def), Skipped: cfg.skipped,
 	}
 	for _, t := range targets {
 		h.width = max(h.width, len(t.label))
@@ -153,9 +154,9 @@ func measureCall(op func(buf []byte), buf []byte, d time.Duration) measurement {
 // printed why, and the usage message, to stderr.
 func parseBench(args []string, stderr io.Writer) (*benchConfig, bool) {
 	fs := newFlagSet("bench", " [flags]", stderr)
-	impl := fs.String("impl", "all", "measure the Twofish implementations `names`, comma-separated (those \"twofish info\" lists, or auto: the one NewCipher selects), or all")
+	impl := fs.String("impl", "all", "measure the Twofish implementations `names`, comma-separated: those \"twofish info\" lists, auto (NewCipher's kernels for each shape), ct (NewCipherConstantTime's), or all (auto, ct and every one this CPU runs)")
 	keySizes := fs.String("keysize", "128,256", "comma-separated key `sizes` in bits: 128, 192 or 256")
-	modes := fs.String("modes", "ecb,cbc,cfb,ofb,ctr,xts,gcm,ocb,eax", "comma-separated `modes` to measure, each encrypting and decrypting (and authenticating only, gcm and ocb)")
+	modes := fs.String("modes", "block,ecb,cbc,cfb,ofb,ctr,xts,gcm,ocb,eax", "comma-separated `modes` to measure, each encrypting and decrypting (and authenticating only, gcm and ocb); block is Encrypt and Decrypt one block at a time, each output the next input")
 	cfg := &benchConfig{}
 	fs.IntVar(&cfg.size, "size", 8192, "longest buffer in `bytes`, a multiple of 16 from 128; each fit also times 7 shorter ones")
 	fs.DurationVar(&cfg.duration, "duration", 300*time.Millisecond, "time to spend measuring each row")
@@ -214,6 +215,7 @@ func selectImpls(spec string) (impls, skipped []string, err error) {
 	all := twofish.Implementations()
 	switch spec {
 	case "all":
+		impls = []string{"auto", "ct"}
 		for _, im := range all {
 			if im.Supported {
 				impls = append(impls, im.Name)
@@ -222,9 +224,6 @@ func selectImpls(spec string) (impls, skipped []string, err error) {
 			}
 		}
 		return impls, skipped, nil
-	case "auto":
-		name, _ := twofish.AutoImplementation()
-		return []string{name}, nil, nil
 	}
 	names := make([]string, len(all))
 	for i, im := range all {
@@ -234,8 +233,7 @@ func selectImpls(spec string) (impls, skipped []string, err error) {
 		name = strings.TrimSpace(name)
 		i := slices.Index(names, name)
 		switch {
-		case name == "auto":
-			name, _ = twofish.AutoImplementation()
+		case name == "auto" || name == "ct":
 		case i < 0:
 			return nil, nil, fmt.Errorf("-impl %q: unknown implementation; this build has %s", name, strings.Join(names, ", "))
 		case !all[i].Supported:

@@ -48,14 +48,15 @@ func newResult(t target, r row, size int, method string, m measurement) result {
 
 // benchHeader is what bench says about the machine before its results.
 type benchHeader struct {
-	CPU     string   `json:"cpu"`
-	Go      string   `json:"go"`
-	GOOS    string   `json:"goos"`
-	GOARCH  string   `json:"goarch"`
-	Auto    string   `json:"auto"`        // the implementation NewCipher selects
-	Reason  string   `json:"auto_reason"` // and why
-	Skipped []string `json:"skipped"`     // implementations this CPU cannot run
-	width   int      // of the widest table label, so text tables line up
+	CPU     string    `json:"cpu"`
+	Go      string    `json:"go"`
+	GOOS    string    `json:"goos"`
+	GOARCH  string    `json:"goarch"`
+	Auto    string    `json:"auto"`        // the implementation of NewCipher's long runs
+	Reason  string    `json:"auto_reason"` // and why
+	Paths   pathsJSON `json:"auto_paths"`  // NewCipher's implementation of each shape
+	Skipped []string  `json:"skipped"`     // implementations this CPU cannot run
+	width   int       // of the widest table label, so text tables line up
 }
 
 // A reporter writes bench's output in one format. header comes first; a
@@ -97,7 +98,7 @@ func (p *textReporter) header(h benchHeader) {
 	p.width = h.width
 	fmt.Fprintln(p.w, "cpu:", h.CPU)
 	fmt.Fprintln(p.w, "go:", h.Go, h.GOOS+"/"+h.GOARCH)
-	fmt.Fprintln(p.w, "NewCipher selects "+h.Auto+": "+h.Reason)
+	fmt.Fprint(p.w, shapes())
 	for _, name := range h.Skipped {
 		fmt.Fprintf(p.w, "skipped: %s (not supported on this CPU)\n", name)
 	}

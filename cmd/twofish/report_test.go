@@ -48,7 +48,8 @@ func TestBenchJSON(t *testing.T) {
 	out := benchOutput(t, "-format", "json", "-impl", "generic", "-keysize", "128,256", "-modes", "xts", "-compare", "-sweep")
 	var got struct {
 		CPU, Go, GOOS, GOARCH, Auto string
-		AutoReason                  string `json:"auto_reason"`
+		AutoReason                  string    `json:"auto_reason"`
+		AutoPaths                   pathsJSON `json:"auto_paths"`
 		Skipped                     []string
 		Results                     []result
 	}
@@ -57,7 +58,7 @@ func TestBenchJSON(t *testing.T) {
 	if err := dec.Decode(&got); err != nil {
 		t.Fatalf("-format json: %v", err)
 	}
-	if got.CPU == "" || got.Go == "" || got.Auto == "" || got.AutoReason == "" || got.Skipped == nil {
+	if got.CPU == "" || got.Go == "" || got.Auto == "" || got.AutoReason == "" || got.AutoPaths.Bulk.Impl != got.Auto || got.Skipped == nil {
 		t.Errorf("header: %+v", got)
 	}
 	// 3 targets (generic, xcrypto, AES) x 2 key sizes x 2 rows, in the
@@ -90,7 +91,7 @@ func TestBenchCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	supported := 0
+	supported := 2 // auto and ct
 	for _, im := range twofish.Implementations() {
 		if im.Supported {
 			supported++

@@ -32,7 +32,7 @@ const mctPrefix = 10
 func runSelftest(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("selftest", " [-full] [-impl NAME|all] [-seed N]", stderr)
 	full := fs.Bool("full", false, fmt.Sprintf("run all 400 Monte Carlo records of each key size, not the first %d", mctPrefix))
-	impl := fs.String("impl", "all", "test the implementation `name` only, or all")
+	impl := fs.String("impl", "all", "test the implementation `name` only (auto: NewCipher's kernels for each shape, ct: NewCipherConstantTime's), or all (auto, ct and every one this CPU runs)")
 	seedFlag := fs.String("seed", "", "seed of the random differential tests, to replay a failure (default: random)")
 	if !parseFlags(fs, args) {
 		return exitUsage
@@ -72,8 +72,13 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	status := exitOK
 	for _, name := range impls {
 		blocks := 1
+		c, err := newCipher(name, make([]byte, 16))
+		if err != nil {
+			fmt.Fprintln(stderr, "twofish selftest:", err)
+			return exitFailure
+		}
 		for _, im := range twofish.Implementations() {
-			if im.Name == name {
+			if im.Name == c.Implementation() {
 				blocks = im.Blocks
 			}
 		}
@@ -212,7 +217,7 @@ type lanes struct {
 // newLanes returns lanes for the implementation name with key, blocks
 // lanes wide, testing lane i mod blocks, with the others from fill.
 func newLanes(name string, key []byte, blocks, i int, fill []byte) (*lanes, error) {
-	c, err := twofish.NewCipherImpl(key, name)
+	c, err := newCipher(name, key)
 	if err != nil {
 		return nil, err
 	}
@@ -276,11 +281,11 @@ func newKeyed(name string, key, xtsKey []byte) (*keyed, error) {
 		}
 		return &keyed{b, x, true}, nil
 	}
-	c, err := twofish.NewCipherImpl(key, name)
+	c, err := newCipher(name, key)
 	if err != nil {
 		return nil, err
 	}
-	x, err := twofish.NewXTSImpl(xtsKey, name)
+	x, err := newXTS(name, xtsKey)
 	if err != nil {
 		return nil, err
 	}

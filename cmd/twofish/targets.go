@@ -34,7 +34,7 @@ type row struct {
 
 // benchModes are the modes bench measures, in the order of its rows; each
 // has an "enc" and a "dec" row, and GCM and OCB an "auth" row.
-var benchModes = []string{"ECB", "CBC", "CFB", "OFB", "CTR", "XTS", "GCM", "OCB", "EAX"}
+var benchModes = []string{"BLOCK", "ECB", "CBC", "CFB", "OFB", "CTR", "XTS", "GCM", "OCB", "EAX"}
 
 // targets returns the tables cfg asks for: each Twofish implementation with
 // each key size, then, with -compare, golang.org/x/crypto/twofish and
@@ -49,11 +49,11 @@ func (cfg *benchConfig) targets() ([]target, error) {
 	}
 	for _, impl := range cfg.impls {
 		for _, bits := range cfg.keySizes {
-			c, err := twofish.NewCipherImpl(benchKey(bits), impl)
+			c, err := newCipher(impl, benchKey(bits))
 			if err != nil {
 				return nil, err
 			}
-			x, err := twofish.NewXTSImpl(benchKey(2*bits), impl)
+			x, err := newXTS(impl, benchKey(2*bits))
 			if err != nil {
 				return nil, err
 			}
@@ -88,6 +88,30 @@ func (cfg *benchConfig) targets() ([]target, error) {
 	return ts, nil
 }
 
+// newCipher returns a Cipher with key of impl: an implementation to pin,
+// or "auto" (NewCipher, whose kernels differ by shape) or "ct"
+// (NewCipherConstantTime).
+func newCipher(impl string, key []byte) (*twofish.Cipher, error) {
+	switch impl {
+	case "auto":
+		return twofish.NewCipher(key)
+	case "ct":
+		return twofish.NewCipherConstantTime(key)
+	}
+	return twofish.NewCipherImpl(key, impl)
+}
+
+// newXTS is newCipher for XTS.
+func newXTS(impl string, key []byte) (*twofish.XTS, error) {
+	switch impl {
+	case "auto":
+		return twofish.NewXTS(key)
+	case "ct":
+		return twofish.NewXTSConstantTime(key)
+	}
+	return twofish.NewXTSImpl(key, impl)
+}
+
 // parseModes parses the -modes flag, a comma-separated list of modes in
 // any case, into the modes of benchModes it names, in benchModes' order.
 func parseModes(spec string) ([]string, error) {
@@ -117,6 +141,8 @@ func benchKey(bits int) []byte {
 func twofishRows(c *twofish.Cipher, x *twofish.XTS) []row {
 	iv := make([]byte, twofish.BlockSize)
 	return []row{
+		{"BLOCK", "enc", chain(c.Encrypt, twofish.BlockSize)},
+		{"BLOCK", "dec", chain(c.Decrypt, twofish.BlockSize)},
 		{"ECB", "enc", cryptBlocks(twofish.NewECBEncrypter(c))},
 		{"ECB", "dec", cryptBlocks(twofish.NewECBDecrypter(c))},
 		{"CBC", "enc", cryptBlocks(twofish.NewCBCEncrypter(c, iv))},
@@ -140,6 +166,8 @@ func twofishRows(c *twofish.Cipher, x *twofish.XTS) []row {
 func stdRows(b cipher.Block, x *xts.Cipher) []row {
 	iv := make([]byte, b.BlockSize())
 	return []row{
+		{"BLOCK", "enc", chain(b.Encrypt, b.BlockSize())},
+		{"BLOCK", "dec", chain(b.Decrypt, b.BlockSize())},
 		{"ECB", "enc", blockLoop(b.Encrypt, b.BlockSize())},
 		{"ECB", "dec", blockLoop(b.Decrypt, b.BlockSize())},
 		{"CBC", "enc", cryptBlocks(cipher.NewCBCEncrypter(b, iv))},
@@ -173,6 +201,21 @@ func blockLoop(crypt func(dst, src []byte), blockSize int) func(buf []byte) {
 	return func(buf []byte) {
 		for i := 0; i < len(buf); i += blockSize {
 			crypt(buf[i:], buf[i:])
+		}
+	}
+}
+
+// chain returns an operation that applies crypt, a cipher.Block's Encrypt
+// or Decrypt, to the blocks of a buffer in turn, each block's input the
+// output before it (the first's, the buffer's last block): one block's
+// latency, which CBC and CFB encryption and CMAC pay for every block. The
+// buffer is a whole number of blocks.
+func chain(crypt func(dst, src []byte), blockSize int) func(buf []byte) {
+	return func(buf []byte) {
+		prev := buf[len(buf)-blockSize:]
+		for i := 0; i < len(buf); i += blockSize {
+			crypt(buf[i:i+blockSize], prev)
+			prev = buf[i : i+blockSize]
 		}
 	}
 }
