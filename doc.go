@@ -10,13 +10,15 @@
 // # Implementations
 //
 // The package holds several implementations of the same block function
-// (kernels) and picks the fastest one this CPU runs, once per process:
-// Implementations lists them and AutoImplementation says which NewCipher
-// uses and why. A Cipher keeps a ladder of kernels, widest first; bulk
-// operations (the parallel modes: ECB, CBC decryption, CTR) give the widest
-// kernel as many blocks as fit and narrower ones the rest, while single
-// blocks and serial modes (CBC encryption) use the narrowest. NewCipherImpl
-// pins one implementation, for tests and benchmarks.
+// (kernels) and picks, once per process, the fastest this CPU runs for each
+// shape of work: long runs of blocks (the parallel modes: ECB, CBC and CFB
+// decryption, CTR, XTS, GCM, OCB), short runs, where a wide kernel's call
+// costs more than the blocks, and single blocks (Encrypt and Decrypt, and
+// so the serial modes: CBC and CFB encryption, OFB, CMAC), where latency is
+// all. Cipher.Paths says which kernel serves each; Implementations lists
+// them and AutoImplementation says which takes NewCipher's long runs and
+// why. NewCipherImpl pins one implementation for every shape, its narrower
+// kernels taking what is left of a run, for tests and benchmarks.
 //
 // The kernel "generic" is portable Go and runs everywhere. On x86-64 the
 // assembly kernels are "amd64-1way" and "amd64-3way" (baseline x86-64; the
@@ -27,9 +29,9 @@
 // Building with the purego tag (go build -tags purego) leaves out all
 // assembly.
 //
-// The environment variable TWOFISH_IMPL, read once per process, overrides
-// the automatic choice of NewCipher (never NewCipherImpl): TWOFISH_IMPL=generic
-// forces the portable code. A name that is unknown or not supported on this
+// The environment variable TWOFISH_IMPL, read once per process, pins
+// NewCipher's kernels as NewCipherImpl would (never those of
+// NewCipherConstantTime): TWOFISH_IMPL=generic forces the portable code. A name that is unknown or not supported on this
 // CPU is ignored, and AutoImplementation's reason (also shown by
 // `twofish info`) says so.
 //
@@ -42,10 +44,12 @@
 // its portable code. The constant-time kernels compute the S-boxes instead
 // (nibble look-ups in registers, VPSHUFB or VPERMI2B), make no
 // secret-dependent memory access or branch, build their key material the
-// same way, and hand leftover blocks only to constant-time kernels. Where
-// the CPU policy picks one (AVX-512 VBMI), NewCipher is constant-time; to
-// require it everywhere, use NewCipherConstantTime (and NewXTSConstantTime),
-// which take the fastest constant-time kernel this CPU runs whatever
+// same way, and hand leftover blocks only to constant-time kernels.
+// NewCipher uses table kernels for single blocks and short runs on every
+// CPU, where the constant-time ones are 4x (AVX-512) to 8x (AVX2) slower,
+// and for long runs where no AVX-512 VBMI is usable. To require constant
+// time, use NewCipherConstantTime (and NewXTSConstantTime), which take the
+// fastest constant-time kernel this CPU runs for every shape whatever
 // TWOFISH_IMPL says; Cipher.ConstantTime reports which kind a Cipher is.
 //
 // # Test vectors
