@@ -24,17 +24,32 @@ type stream struct {
 	left int
 }
 
-// streamBatch is how many bytes of key stream one batch makes at most.
-const streamBatch = 1024
+// streamBatch is how many bytes of key stream one batch makes at most, and
+// shortBatch the batch of a short message, for which zeroing a whole
+// streamBatch on the stack would cost as much as 7% (CTR, 64 bytes, Zen 1).
+const (
+	streamBatch = 1024
+	shortBatch  = 128
+)
 
 func (s *stream) XORKeyStream(dst, src []byte) {
 	checkStream(dst, src)
 	n := subtle.XORBytes(dst, src, s.rest[BlockSize-s.left:])
 	s.left -= n
 	dst, src = dst[n:], src[n:]
+	if len(src) <= shortBatch {
+		var buf [shortBatch]byte
+		s.xor(dst, src, buf[:])
+		return
+	}
 	var buf [streamBatch]byte
+	s.xor(dst, src, buf[:])
+}
+
+// xor XORs the key stream into dst from src, made in batches in buf.
+func (s *stream) xor(dst, src, buf []byte) {
 	for len(src) > 0 {
-		m := min(len(src)+BlockSize-1, streamBatch) &^ (BlockSize - 1)
+		m := min(len(src)+BlockSize-1, len(buf)) &^ (BlockSize - 1)
 		n := min(len(src), m)
 		if s.ofb {
 			s.feedback(buf[:m])

@@ -141,22 +141,32 @@ func (c *Cipher) bulkSchedule() *Schedule {
 // EncryptBlocks encrypts the whole blocks of src into dst, which must be at
 // least as long, as c's plan says. Callers check lengths and overlap; in
 // place is allowed.
-func (c *Cipher) EncryptBlocks(dst, src []byte) { c.crypt(dst, src, false) }
-
-// DecryptBlocks is the inverse of EncryptBlocks.
-func (c *Cipher) DecryptBlocks(dst, src []byte) { c.crypt(dst, src, true) }
-
-func (c *Cipher) crypt(dst, src []byte, dec bool) {
+func (c *Cipher) EncryptBlocks(dst, src []byte) {
 	p := &c.plan
 	if p.Bulk == nil {
 		panic(ErrNoKey)
 	}
 	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
-		p.Bulk.runLadder(c.bulkSchedule(), dst[:n], src[:n], dec)
+		p.Bulk.encryptLadder(c.bulkSchedule(), dst[:n], src[:n])
 		dst, src = dst[n:], src[n:]
 	}
 	if len(src) >= BlockSize {
-		p.Short.runLadder(&c.ks, dst, src, dec)
+		p.Short.encryptLadder(&c.ks, dst, src)
+	}
+}
+
+// DecryptBlocks is the inverse of EncryptBlocks.
+func (c *Cipher) DecryptBlocks(dst, src []byte) {
+	p := &c.plan
+	if p.Bulk == nil {
+		panic(ErrNoKey)
+	}
+	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
+		p.Bulk.decryptLadder(c.bulkSchedule(), dst[:n], src[:n])
+		dst, src = dst[n:], src[n:]
+	}
+	if len(src) >= BlockSize {
+		p.Short.decryptLadder(&c.ks, dst, src)
 	}
 }
 
@@ -164,7 +174,10 @@ func (c *Cipher) crypt(dst, src []byte, dec bool) {
 // none of a run shorter than From, and of a longer one all but a remainder
 // after its last whole group that is shorter than From.
 func (p *Plan) bulkBlocks(n int) int {
-	if n < p.From {
+	switch {
+	case p.From == 0: // a pinned ladder: no division on its path
+		return n
+	case n < p.From:
 		return 0
 	}
 	if r := n % p.Bulk.Blocks; r < p.From {
@@ -173,22 +186,31 @@ func (p *Plan) bulkBlocks(n int) int {
 	return n
 }
 
-// runLadder runs the whole blocks of src through k's ladder: each kernel
-// takes as many blocks as fit its width, and the last one takes the rest.
-func (k *Kernel) runLadder(ks *Schedule, dst, src []byte, dec bool) {
+// encryptLadder encrypts the whole blocks of src through k's ladder: each
+// kernel takes as many blocks as fit its width, and the last one the rest.
+func (k *Kernel) encryptLadder(ks *Schedule, dst, src []byte) {
 	for i, step := range k.ladder {
 		n := len(src)
 		if i < len(k.ladder)-1 {
 			n -= n % (step.Blocks * BlockSize)
 		}
-		if n == 0 {
-			continue
-		}
-		if dec {
-			step.decrypt(ks, dst[:n], src[:n])
-		} else {
+		if n > 0 {
 			step.encrypt(ks, dst[:n], src[:n])
+			dst, src = dst[n:], src[n:]
 		}
-		dst, src = dst[n:], src[n:]
+	}
+}
+
+// decryptLadder is the inverse of encryptLadder.
+func (k *Kernel) decryptLadder(ks *Schedule, dst, src []byte) {
+	for i, step := range k.ladder {
+		n := len(src)
+		if i < len(k.ladder)-1 {
+			n -= n % (step.Blocks * BlockSize)
+		}
+		if n > 0 {
+			step.decrypt(ks, dst[:n], src[:n])
+			dst, src = dst[n:], src[n:]
+		}
 	}
 }
