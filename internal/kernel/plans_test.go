@@ -25,11 +25,30 @@ var policyCPUs = []cpu.Facts{
 // kernel's groups, so that each block goes through the kernel its shape
 // names and reads the schedule that kernel needs.
 func TestPlans(t *testing.T) {
+	forEachPlan(t, func(t *testing.T, p Plan) {
+		r := testRand(t)
+		for _, ks := range keySizes {
+			t.Run(fmt.Sprintf("key=%d", 8*ks), func(t *testing.T) {
+				key := randBytes(r, ks)
+				c, ref := new(Cipher), newCipher(key, Generic)
+				c.Init(p, key)
+				for _, n := range planCounts(p) {
+					checkBulk(t, c, ref, r, n, r.IntN(BlockSize), r.IntN(BlockSize))
+				}
+			})
+		}
+	})
+}
+
+// forEachPlan runs f as a subtest, named for its bulk kernel, for each
+// plan the policy makes for policyCPUs, skipping (or failing, as
+// forEachKernel does) one with a kernel this CPU cannot run.
+func forEachPlan(t *testing.T, f func(t *testing.T, p Plan)) {
 	var seen []string
-	for _, f := range policyCPUs {
-		p := planFor(cpu.Decide(f))
+	for _, facts := range policyCPUs {
+		p := planFor(cpu.Decide(facts))
 		if slices.Contains(seen, p.Bulk.Name) {
-			continue // a build without the kernels of f
+			continue // a build without the kernels of these facts
 		}
 		seen = append(seen, p.Bulk.Name)
 		t.Run(p.Bulk.Name, func(t *testing.T) {
@@ -38,17 +57,7 @@ func TestPlans(t *testing.T) {
 					skipUnsupported(t, k.Name)
 				}
 			}
-			r := testRand(t)
-			for _, ks := range keySizes {
-				t.Run(fmt.Sprintf("key=%d", 8*ks), func(t *testing.T) {
-					key := randBytes(r, ks)
-					c, ref := new(Cipher), newCipher(key, Generic)
-					c.Init(p, key)
-					for _, n := range planCounts(p) {
-						checkBulk(t, c, ref, r, n, r.IntN(BlockSize), r.IntN(BlockSize))
-					}
-				})
-			}
+			f(t, p)
 		})
 	}
 }

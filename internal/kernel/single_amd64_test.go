@@ -6,8 +6,6 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/twofish-go/twofish/internal/cpu"
 )
 
 // singleBlock returns the entry points that the root package's Encrypt and
@@ -47,23 +45,15 @@ func TestSingleBlocks(t *testing.T) {
 // kernel of single blocks reads the schedule of the short runs, which is
 // not the bulk kernel's where that one is avx512-vbmi.
 func TestPlanSingleBlocks(t *testing.T) {
-	for _, f := range policyCPUs {
-		p := planFor(cpu.Decide(f))
-		t.Run(p.Bulk.Name, func(t *testing.T) {
-			for _, k := range []*Kernel{p.Bulk, p.Short, p.Single} {
-				if !k.Supported {
-					skipUnsupported(t, k.Name)
-				}
-			}
-			r := testRand(t)
-			for _, size := range keySizes {
-				key := randBytes(r, size)
-				c := new(Cipher)
-				c.Init(p, key)
-				checkSingleBlocks(t, r, c, newCipher(key, Generic))
-			}
-		})
-	}
+	forEachPlan(t, func(t *testing.T, p Plan) {
+		r := testRand(t)
+		for _, size := range keySizes {
+			key := randBytes(r, size)
+			c := new(Cipher)
+			c.Init(p, key)
+			checkSingleBlocks(t, r, c, newCipher(key, Generic))
+		}
+	})
 }
 
 // checkSingleBlocks compares random single blocks through the entry
