@@ -22,14 +22,18 @@ func NewCTR(b cipher.Block, iv []byte) cipher.Stream {
 }
 
 // counters encrypts the next len(buf)/BlockSize counter blocks into buf.
+// The counter stays in locals, which the stores to buf cannot alias.
 func (s *stream) counters(buf []byte) {
-	for i := 0; i < len(buf); i += BlockSize {
-		binary.BigEndian.PutUint64(buf[i:], s.hi)
-		binary.BigEndian.PutUint64(buf[i+8:], s.lo)
-		s.lo++
-		if s.lo == 0 {
-			s.hi++
+	hi, lo := s.hi, s.lo
+	for i := 0; i+BlockSize <= len(buf); i += BlockSize {
+		b := (*[BlockSize]byte)(buf[i:])
+		binary.BigEndian.PutUint64(b[:8], hi)
+		binary.BigEndian.PutUint64(b[8:], lo)
+		lo++
+		if lo == 0 {
+			hi++
 		}
 	}
+	s.hi, s.lo = hi, lo
 	s.b.encryptBlocks(buf, buf)
 }
