@@ -11,3 +11,6 @@ var (
 	ghashImpls   = []string{"avx512-vpclmulqdq", "avx2-vpclmulqdq", "pclmulqdq", "generic"}
 	ocbMaskImpls = []string{"avx512", "avx2", "sse2", "generic"}
 )
+
+// scalarWhy is the reason of the scalar body's choice.
+const scalarWhy = "the first body this CPU runs: with BMI1 and BMI2, BEXTR and SHRX read bytes 2 and 3 of a word, four instructions fewer a round (1.02x single blocks on Zen 5)"

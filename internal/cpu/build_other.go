@@ -1,4 +1,4 @@
-//go:build !amd64 || !gc || purego
+//go:build (!amd64 && !arm64) || !gc || purego
 
 package cpu
 
@@ -10,3 +10,6 @@ var (
 	ghashImpls   = []string{"generic"}
 	ocbMaskImpls = []string{"generic"}
 )
+
+// scalarWhy is the reason of the scalar body's choice.
+const scalarWhy = "only the portable code's body in this build"

@@ -95,22 +95,24 @@ func Decide(f Facts) Choices {
 		Single: Choice{Part: Single, Options: options(Single, blockImpls)},
 		BlockCT: first(BlockCT, blockCTImpls,
 			"the fastest constant-time kernel this CPU runs: no secret-dependent memory access or branch, and TWOFISH_IMPL does not apply"),
-		Scalar: first(Scalar, scalarImpls,
-			"the first body this CPU runs: with BMI1 and BMI2, BEXTR and SHRX read bytes 2 and 3 of a word, four instructions fewer a round (1.02x single blocks on Zen 5)"),
+		Scalar:  first(Scalar, scalarImpls, scalarWhy),
 		GHASH:   first(GHASH, ghashImpls, "the widest carry-less multiplication this CPU runs"),
 		OCBMask: first(OCBMask, ocbMaskImpls, "the widest vectors this CPU runs"),
 	}
-	if c.Block.Has("amd64-3way") {
+	var s shape
+	switch {
+	case c.Block.Has("amd64-3way"):
 		c.Block.Name, c.Block.Reason = blockPolicy(f)
-		s := shapePolicy(c.Block.Name)
-		c.Short.Name, c.Short.Below, c.Short.Reason = s.short, s.below, s.shortWhy
-		c.Single.Name, c.Single.Reason = s.single, s.singleWhy
-	} else {
+		s = shapePolicy(c.Block.Name)
+	case c.Block.Has("arm64-1way"):
+		c.Block.Name, c.Block.Reason, s = arm64Policy()
+	default:
 		const why = "no assembly kernels in this build"
 		c.Block.Name, c.Block.Reason = "generic", why
-		c.Short.Name, c.Short.Reason = "generic", why
-		c.Single.Name, c.Single.Reason = "generic", why
+		s = shape{single: "generic", singleWhy: why, short: "generic", shortWhy: why}
 	}
+	c.Short.Name, c.Short.Below, c.Short.Reason = s.short, s.below, s.shortWhy
+	c.Single.Name, c.Single.Reason = s.single, s.singleWhy
 	return c
 }
 
@@ -142,8 +144,10 @@ func supports(f Facts, part, name string) bool {
 		return avx2
 	case GHASH + "/pmull":
 		return f.ASIMD && f.PMULL
+	case Block + "/arm64-neon":
+		return f.ASIMD
 	}
-	return true // baseline x86-64 or arm64 (arm64-1way), or portable Go
+	return true // baseline x86-64 or arm64 (the table kernels), or portable Go
 }
 
 // Host returns the choices for this machine, made once per process. The

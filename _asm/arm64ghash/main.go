@@ -1,0 +1,192 @@
+// Command arm64ghash generates internal/ghash/ghash_arm64.s, GCM's GHASH
+// with the 64-bit polynomial multiplications of the ARMv8 Crypto
+// Extensions (PMULL, PMULL2). Run it through go generate in the package
+// directory:
+//
+//	go run -C ../../_asm/arm64ghash . -out ../../internal/ghash/ghash_arm64.s
+//
+// # Arithmetic
+//
+// The representation is ghash.go's, as in _asm/ghash: the key powers are
+// H^i·x⁻¹, as little-endian 128-bit integers, so that the 256-bit
+// carry-less product of a block, read as a big-endian integer, with a
+// power is the reflection of their field product, unreduced. A run of r
+// blocks X1..Xr is hashed into the running value Y as
+//
+//	Y' = (Y+X1)·H^r + X2·H^(r-1) + ... + Xr·H
+//
+// with one reduction per run. A block is loaded as bytes and REV64 turns
+// each of its halves into a big-endian integer, so that lane 0 holds the
+// high quadword xh and lane 1 the low one xl; the running value is kept in
+// that form. With the power k as loaded (lane 0 kl, lane 1 kh) and k with
+// its lanes swapped (ks), the four quadword products are PMULL(x, ks) =
+// xh·kh, PMULL2(x, ks) = xl·kl, PMULL(x, k) = xh·kl and PMULL2(x, k) =
+// xl·kh: schoolbook, four multiplications a block and no shuffle of the
+// data. The low, high and middle sums meet at the end of the run, and the
+// reduction is ghash.go's Montgomery step, one quadword at a time: the low
+// quadword q is cancelled by adding q·P, which puts q·0xC200000000000000
+// one quadword up and q itself two quadwords up; twice.
+//
+// ghashBlocksPMULL keeps H^8..H^1 and their swapped forms in registers and
+// hashes eight blocks per reduction; the blocks left over are hashed one
+// at a time as one shorter run, block j of r meeting powers[16-r+j].
+//
+// No memory address depends on data or key, and the only branches are on
+// the count: the code is constant-time. It never names R29 or R30 and has
+// no frame (package a64 checks), so frame-pointer unwinding works through
+// it.
+package main
+
+import (
+	"fmt"
+
+	"github.com/twofish-go/twofish/_asm/internal/a64"
+)
+
+func main() {
+	a64.Main("arm64ghash", func(f *a64.File) {
+		g := gen{f}
+		g.function()
+	})
+}
+
+type gen struct{ *a64.File }
+
+// run is the number of blocks per reduction of the main loop.
+const run = 8
+
+// ghashPowers is the size of Key.powers.
+const ghashPowers = 16
+
+// Registers.
+const (
+	powers = "R0" // the table of H^16..H^1
+	yp     = "R1" // the running value
+	data   = "R2"
+	n      = "R3"
+	tmp    = "R4"
+	ptail  = "R5" // the powers of the tail
+)
+
+// v returns vector register i with arrangement arr.
+func v(i int, arr string) string { return fmt.Sprintf("V%d.%s", i, arr) }
+
+// Vector registers: V0..V7 hold H^8..H^1 and V8..V15 the same with their
+// lanes swapped.
+const (
+	vY    = 16 // the running value, lanes (hi, lo)
+	vLo   = 17
+	vHi   = 18
+	vMid  = 19
+	vX    = 20 // V20..V23: blocks
+	vT    = 24 // V24..V27: products
+	vZero = 30
+	vPoly = 31 // 0xC2<<56 in lane 0
+)
+
+// product adds (or, if first, sets) the four quadword products of the
+// block in register x and the power in k (swapped in ks) to the sums,
+// using the temporaries from t.
+func (g gen) product(x, k, ks, t int, first bool) {
+	if first {
+		g.I("VPMULL", v(ks, "D1"), v(x, "D1"), v(vHi, "Q1"))
+		g.I("VPMULL2", v(ks, "D2"), v(x, "D2"), v(vLo, "Q1"))
+		g.I("VPMULL", v(k, "D1"), v(x, "D1"), v(vMid, "Q1"))
+		g.I("VPMULL2", v(k, "D2"), v(x, "D2"), v(t, "Q1"))
+		g.I("VEOR", v(t, "B16"), v(vMid, "B16"), v(vMid, "B16"))
+		return
+	}
+	g.I("VPMULL", v(ks, "D1"), v(x, "D1"), v(t, "Q1"))
+	g.I("VPMULL2", v(ks, "D2"), v(x, "D2"), v(t+1, "Q1"))
+	g.I("VPMULL", v(k, "D1"), v(x, "D1"), v(t+2, "Q1"))
+	g.I("VPMULL2", v(k, "D2"), v(x, "D2"), v(t+3, "Q1"))
+	g.I("VEOR", v(t, "B16"), v(vHi, "B16"), v(vHi, "B16"))
+	g.I("VEOR", v(t+1, "B16"), v(vLo, "B16"), v(vLo, "B16"))
+	g.I("VEOR", v(t+2, "B16"), v(vMid, "B16"), v(vMid, "B16"))
+	g.I("VEOR", v(t+3, "B16"), v(vMid, "B16"), v(vMid, "B16"))
+}
+
+// reduce sets the running value to the reduction of the sums, in the
+// form (hi, lo) of the blocks.
+func (g gen) reduce() {
+	g.Comment("Fold the middle sum into the low and high ones, then reduce.")
+	g.I("VEXT", "$8", v(vMid, "B16"), v(vZero, "B16"), v(vT, "B16"))   // mid<<64
+	g.I("VEXT", "$8", v(vZero, "B16"), v(vMid, "B16"), v(vMid, "B16")) // mid>>64
+	g.I("VEOR", v(vT, "B16"), v(vLo, "B16"), v(vLo, "B16"))
+	g.I("VEOR", v(vMid, "B16"), v(vHi, "B16"), v(vHi, "B16"))
+	for range 2 {
+		g.I("VPMULL", v(vPoly, "D1"), v(vLo, "D1"), v(vT, "Q1"))
+		g.I("VEXT", "$8", v(vLo, "B16"), v(vLo, "B16"), v(vLo, "B16"))
+		g.I("VEOR", v(vT, "B16"), v(vLo, "B16"), v(vLo, "B16"))
+	}
+	g.I("VEOR", v(vHi, "B16"), v(vLo, "B16"), v(vLo, "B16"))
+	g.I("VEXT", "$8", v(vLo, "B16"), v(vLo, "B16"), v(vY, "B16"))
+}
+
+func (g gen) function() {
+	const name = "ghashBlocksPMULL"
+	g.Text(name, "func ghashBlocksPMULL(powers *[16][16]byte, y *[16]byte, data *byte, n int)", 32)
+	g.Comment("%s hashes n blocks, %d per reduction; generated by _asm/arm64ghash.", name, run)
+	g.I("MOVD", "powers+0(FP)", powers)
+	g.I("MOVD", "y+8(FP)", yp)
+	g.I("MOVD", "data+16(FP)", data)
+	g.I("MOVD", "n+24(FP)", n)
+	g.I("VLD1", "("+yp+")", "["+v(vY, "B16")+"]")
+	g.I("VREV64", v(vY, "B16"), v(vY, "B16"))
+	g.I("VEOR", v(vZero, "B16"), v(vZero, "B16"), v(vZero, "B16"))
+	g.I("MOVD", "$0xc200000000000000", tmp)
+	g.I("VMOV", tmp, v(vPoly, "D[0]"))
+
+	g.Comment("Runs of whole groups, with H^%d..H^1 in registers.", run)
+	g.I("CMP", fmt.Sprintf("$%d", run), n)
+	g.I("BLT", name+"_tail")
+	g.I("ADD", fmt.Sprintf("$%d", 16*(ghashPowers-run)), powers, tmp)
+	g.I("VLD1.P", "64("+tmp+")", fmt.Sprintf("[%s, %s, %s, %s]", v(0, "B16"), v(1, "B16"), v(2, "B16"), v(3, "B16")))
+	g.I("VLD1", "("+tmp+")", fmt.Sprintf("[%s, %s, %s, %s]", v(4, "B16"), v(5, "B16"), v(6, "B16"), v(7, "B16")))
+	for i := range run {
+		g.I("VEXT", "$8", v(i, "B16"), v(i, "B16"), v(i+8, "B16"))
+	}
+	g.Label(name + "_run")
+	for j := 0; j < run; j += 4 {
+		g.I("VLD1.P", "64("+data+")", fmt.Sprintf("[%s, %s, %s, %s]", v(vX, "B16"), v(vX+1, "B16"), v(vX+2, "B16"), v(vX+3, "B16")))
+		for i := range 4 {
+			g.I("VREV64", v(vX+i, "B16"), v(vX+i, "B16"))
+		}
+		if j == 0 {
+			g.I("VEOR", v(vY, "B16"), v(vX, "B16"), v(vX, "B16"))
+		}
+		for i := range 4 {
+			g.product(vX+i, j+i, j+i+8, vT, j+i == 0)
+		}
+	}
+	g.reduce()
+	g.I("SUB", fmt.Sprintf("$%d", run), n)
+	g.I("CMP", fmt.Sprintf("$%d", run), n)
+	g.I("BGE", name+"_run")
+
+	g.Label(name + "_tail")
+	g.Comment("The blocks left over, one at a time, as one run.")
+	g.I("CBZ", n, name+"_done")
+	g.I("ADD", fmt.Sprintf("$%d", 16*ghashPowers), powers, ptail)
+	g.I("SUB", n+"<<4", ptail, ptail)
+	g.I("VEOR", v(vLo, "B16"), v(vLo, "B16"), v(vLo, "B16"))
+	g.I("VEOR", v(vHi, "B16"), v(vHi, "B16"), v(vHi, "B16"))
+	g.I("VEOR", v(vMid, "B16"), v(vMid, "B16"), v(vMid, "B16"))
+	g.Label(name + "_one")
+	g.I("VLD1.P", "16("+data+")", "["+v(vX, "B16")+"]")
+	g.I("VLD1.P", "16("+ptail+")", "["+v(0, "B16")+"]")
+	g.I("VREV64", v(vX, "B16"), v(vX, "B16"))
+	g.I("VEXT", "$8", v(0, "B16"), v(0, "B16"), v(8, "B16"))
+	g.Comment("The running value goes into the first block, then is zero.")
+	g.I("VEOR", v(vY, "B16"), v(vX, "B16"), v(vX, "B16"))
+	g.I("VEOR", v(vY, "B16"), v(vY, "B16"), v(vY, "B16"))
+	g.product(vX, 0, 8, vT, false)
+	g.I("SUBS", "$1", n, n)
+	g.I("BNE", name+"_one")
+	g.reduce()
+
+	g.Label(name + "_done")
+	g.I("VREV64", v(vY, "B16"), v(vY, "B16"))
+	g.I("VST1", "["+v(vY, "B16")+"]", "("+yp+")")
+	g.I("RET")
+}

@@ -1,0 +1,134 @@
+//go:build gc && !purego
+
+package kernel
+
+//go:generate env -u GOARCH go run -C ../../_asm/arm64scalar . -out ../../internal/kernel/scalar_arm64.s
+//go:generate env -u GOARCH go run -C ../../_asm/arm64neon . -out ../../internal/kernel/neon_arm64.s
+
+// The arm64 kernels, in order of preference. (The generators run on the
+// host: env -u GOARCH lets GOARCH=arm64 go generate run them on any
+// machine.)
+var (
+	// ARM64NEON is the constant-time 16-way NEON kernel
+	// (kernels_neon_arm64.go), which needs ASIMD. It takes any number of
+	// blocks itself, padding the last group, so that no block of its
+	// ladder reaches a kernel that looks tables up.
+	ARM64NEON = &Kernel{Name: "arm64-neon", Blocks: neonBlocks, ConstantTime: true, sliced: true}
+	// The table kernels need only baseline arm64.
+	//
+	// arm64x2 interleaves two blocks; the 1-way kernel takes the last
+	// block of an odd run.
+	arm64x2 = &Kernel{Name: "arm64-2way", Blocks: 2, narrower: "arm64-1way"}
+	// ARM64x1 is the 1-way table kernel, the one for single blocks.
+	ARM64x1 = &Kernel{Name: "arm64-1way", Blocks: 1}
+)
+
+// archKernels returns the kernels of this architecture, in order of
+// preference; the portable kernels are not among them.
+func archKernels() []*Kernel { return []*Kernel{ARM64NEON, arm64x2, ARM64x1} }
+
+func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
+	switch k {
+	case ARM64NEON:
+		cryptNEON(ks, dst, src, false)
+	case arm64x2:
+		crypt2x(ks, dst, src, false)
+	case ARM64x1:
+		crypt1x(ks, dst, src, false)
+	case GenericCT:
+		encryptBlocksGenericCT(ks, dst, src)
+	default:
+		encryptBlocksGeneric(ks, dst, src)
+	}
+}
+
+func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
+	switch k {
+	case ARM64NEON:
+		cryptNEON(ks, dst, src, true)
+	case arm64x2:
+		crypt2x(ks, dst, src, true)
+	case ARM64x1:
+		crypt1x(ks, dst, src, true)
+	case GenericCT:
+		decryptBlocksGenericCT(ks, dst, src)
+	default:
+		decryptBlocksGeneric(ks, dst, src)
+	}
+}
+
+// expandKey computes the schedule of key that k's ladder reads: the
+// byte-sliced S-boxes, without secret-indexed loads, for arm64-neon; the
+// subkeys and S vector, without secret-indexed loads, for generic-ct; the
+// MDS·S-box tables for the others.
+func (k *Kernel) expandKey(ks *Schedule, key []byte) {
+	switch k {
+	case ARM64NEON:
+		ks.expandSliced(key)
+	case GenericCT:
+		ks.expandCT(key)
+	default:
+		ks.expand(key)
+	}
+}
+
+// The single blocks of the root package's Cipher.Encrypt and Decrypt,
+// which switch on the single-block kernel themselves: each of these
+// inlines, so a single block is one call from the caller to the kernel.
+
+// EncryptBlock1x encrypts one block with the 1-way kernel.
+func EncryptBlock1x(ks *Schedule, dst, src *byte) { encryptBlocks1x(ks, dst, src, 1) }
+
+// DecryptBlock1x decrypts one block with the 1-way kernel.
+func DecryptBlock1x(ks *Schedule, dst, src *byte) { decryptBlocks1x(ks, dst, src, 1) }
+
+// EncryptBlockNEON encrypts the first block of src with the arm64-neon
+// kernel, padded to its group.
+func EncryptBlockNEON(ks *Schedule, dst, src []byte) {
+	cryptNEON(ks, dst[:BlockSize], src[:BlockSize], false)
+}
+
+// DecryptBlockNEON decrypts the first block of src with the arm64-neon
+// kernel.
+func DecryptBlockNEON(ks *Schedule, dst, src []byte) {
+	cryptNEON(ks, dst[:BlockSize], src[:BlockSize], true)
+}
+
+// The Go side of the kernels: the length checks happen here, so the
+// assembly can trust its pointers and counts.
+
+// crypt1x encrypts, or if dec decrypts, the whole blocks of src with the
+// 1-way kernel.
+func crypt1x(ks *Schedule, dst, src []byte, dec bool) {
+	n := len(src) / BlockSize
+	if n == 0 {
+		return
+	}
+	_ = dst[n*BlockSize-1]
+	if dec {
+		decryptBlocks1x(ks, &dst[0], &src[0], n)
+	} else {
+		encryptBlocks1x(ks, &dst[0], &src[0], n)
+	}
+}
+
+// crypt2x takes any number of blocks: the ladder passes it pairs, and an
+// odd last block goes to the 1-way kernel.
+func crypt2x(ks *Schedule, dst, src []byte, dec bool) {
+	n := len(src) / BlockSize
+	if n == 0 {
+		return
+	}
+	_ = dst[n*BlockSize-1]
+	if g := n / 2; g > 0 {
+		if dec {
+			decryptBlocks2x(ks, &dst[0], &src[0], g)
+		} else {
+			encryptBlocks2x(ks, &dst[0], &src[0], g)
+		}
+	}
+	if n%2 == 1 {
+		i := (n - 1) * BlockSize
+		crypt1x(ks, dst[i:], src[i:], dec)
+	}
+}

@@ -1,0 +1,34 @@
+//go:build gc && !purego
+
+package kernel
+
+// The scalar arm64 kernels. Their bodies are in scalar_arm64.s, generated
+// by _asm/arm64scalar (see the go:generate line in dispatch_arm64.go); they
+// need only baseline arm64 and never write R29 or R30, so frame-pointer
+// unwinding works from inside them. Each processes whole blocks: n blocks
+// for the 1-way kernels, n pairs of blocks for the 2-way ones. Callers
+// check the lengths of dst and src in Go.
+
+// encryptBlocks1x encrypts n blocks from src to dst, one at a time.
+// Implemented in scalar_arm64.s.
+//
+//go:noescape
+func encryptBlocks1x(ks *Schedule, dst, src *byte, n int)
+
+// decryptBlocks1x decrypts n blocks from src to dst, one at a time.
+// Implemented in scalar_arm64.s.
+//
+//go:noescape
+func decryptBlocks1x(ks *Schedule, dst, src *byte, n int)
+
+// encryptBlocks2x encrypts 2n blocks from src to dst, two blocks
+// interleaved in one instruction stream. Implemented in scalar_arm64.s.
+//
+//go:noescape
+func encryptBlocks2x(ks *Schedule, dst, src *byte, n int)
+
+// decryptBlocks2x decrypts 2n blocks from src to dst, two blocks
+// interleaved in one instruction stream. Implemented in scalar_arm64.s.
+//
+//go:noescape
+func decryptBlocks2x(ks *Schedule, dst, src *byte, n int)
