@@ -174,7 +174,11 @@ func shapes() string {
 	if len(tables) == 0 {
 		return s + "constant time: yes, every shape and mode (no secret-dependent memory access or branch)\n"
 	}
-	return s + "constant time: no, " + strings.Join(tables, ", ") + " index key-dependent tables; NewCipherConstantTime uses " +
+	verb := " index"
+	if len(tables) == 1 {
+		verb = " indexes"
+	}
+	return s + "constant time: no, " + strings.Join(tables, ", ") + verb + " key-dependent tables; NewCipherConstantTime uses " +
 		ct.Bulk.Impl + " for every shape\n"
 }
 
