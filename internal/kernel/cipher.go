@@ -5,8 +5,9 @@ import "github.com/twofish-go/twofish/internal/cpu"
 // A Plan says which kernel serves each shape of work on a Cipher: Single
 // takes single blocks (the root package's Encrypt and Decrypt, and so the
 // serial modes), the ladder of Short takes runs of fewer than From blocks,
-// and the ladder of Bulk longer runs, but for a remainder of fewer than
-// From blocks after its last whole group, which goes to Short's ladder.
+// and Bulk longer runs, padding a remainder after its last whole group,
+// unless that is shorter than From: then it goes to Short's ladder. A
+// plan with From 0, a pinned one, runs Bulk's ladder for every run.
 type Plan struct {
 	Single, Short, Bulk *Kernel
 	From                int
@@ -143,11 +144,15 @@ func (c *Cipher) bulkSchedule() *Schedule {
 // place is allowed.
 func (c *Cipher) EncryptBlocks(dst, src []byte) {
 	p := &c.plan
-	if p.Bulk == nil {
+	switch {
+	case p.Bulk == nil:
 		panic(ErrNoKey)
+	case p.From == 0: // a pinned ladder
+		p.Bulk.encryptLadder(c.bulkSchedule(), dst, src)
+		return
 	}
 	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
-		p.Bulk.encryptLadder(c.bulkSchedule(), dst[:n], src[:n])
+		p.Bulk.encrypt(c.bulkSchedule(), dst[:n], src[:n])
 		dst, src = dst[n:], src[n:]
 	}
 	if len(src) >= BlockSize {
@@ -158,11 +163,15 @@ func (c *Cipher) EncryptBlocks(dst, src []byte) {
 // DecryptBlocks is the inverse of EncryptBlocks.
 func (c *Cipher) DecryptBlocks(dst, src []byte) {
 	p := &c.plan
-	if p.Bulk == nil {
+	switch {
+	case p.Bulk == nil:
 		panic(ErrNoKey)
+	case p.From == 0:
+		p.Bulk.decryptLadder(c.bulkSchedule(), dst, src)
+		return
 	}
 	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
-		p.Bulk.decryptLadder(c.bulkSchedule(), dst[:n], src[:n])
+		p.Bulk.decrypt(c.bulkSchedule(), dst[:n], src[:n])
 		dst, src = dst[n:], src[n:]
 	}
 	if len(src) >= BlockSize {
@@ -170,14 +179,12 @@ func (c *Cipher) DecryptBlocks(dst, src []byte) {
 	}
 }
 
-// bulkBlocks returns how many of a run of n blocks the bulk ladder takes:
-// none of a run shorter than From, and of a longer one all but a remainder
-// after its last whole group that is shorter than From.
+// bulkBlocks returns how many of a run of n blocks the bulk kernel takes,
+// for a plan with a crossover (From > 0): none of a run shorter than From,
+// and of a longer one all but a remainder after its last whole group that
+// is shorter than From. A remainder it takes, the kernel pads to a group.
 func (p *Plan) bulkBlocks(n int) int {
-	switch {
-	case p.From == 0: // a pinned ladder: no division on its path
-		return n
-	case n < p.From:
+	if n < p.From {
 		return 0
 	}
 	if r := n % p.Bulk.Blocks; r < p.From {

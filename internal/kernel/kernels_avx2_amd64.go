@@ -34,63 +34,50 @@ func decryptBlocks16AVX2Gather(ks *Schedule, dst, src *byte, n int)
 
 // The Go side of the kernels: the length checks happen here, so the
 // assembly can trust its pointers and counts. Each takes any number of
-// blocks: the ladder passes multiples of 16, and any other blocks go to the
-// 3-way kernel (as encrypt3x hands its leftovers to the 1-way kernel).
-// They call the kernels directly, not through function values, so that
-// buffers on the caller's stack do not escape.
+// blocks: the whole groups of 16 in place, and a shorter tail as one group
+// padded with zeros in a buffer on the stack. A pinned ladder passes them
+// whole groups only; a plan passes a tail where one padded group beats the
+// 3-way ladder (internal/cpu's shapePolicy). They call the kernels
+// directly, not through function values, so that buffers on the caller's
+// stack do not escape.
 
-func encrypt16VPGather(ks *Schedule, dst, src []byte) {
+func encrypt16VPGather(ks *Schedule, dst, src []byte) { crypt16(ks, dst, src, true, false) }
+func decrypt16VPGather(ks *Schedule, dst, src []byte) { crypt16(ks, dst, src, true, true) }
+func encrypt16Gather(ks *Schedule, dst, src []byte)   { crypt16(ks, dst, src, false, false) }
+func decrypt16Gather(ks *Schedule, dst, src []byte)   { crypt16(ks, dst, src, false, true) }
+
+// crypt16 runs the whole blocks of src through the 16-way kernel with
+// VPGATHERDD if vp, else the manual gather, decrypting if dec.
+func crypt16(ks *Schedule, dst, src []byte, vp, dec bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
 	}
 	_ = dst[n*BlockSize-1]
 	if g := n / 16; g > 0 {
-		encryptBlocks16AVX2VPGather(ks, &dst[0], &src[0], g)
+		run16(ks, &dst[0], &src[0], g, vp, dec)
 	}
-	if i := n / 16 * 16 * BlockSize; i < n*BlockSize {
-		encrypt3x(ks, dst[i:n*BlockSize], src[i:n*BlockSize])
+	if r := n % 16; r > 0 {
+		i := (n - r) * BlockSize
+		var buf [16 * BlockSize]byte
+		copy(buf[:], src[i:n*BlockSize])
+		run16(ks, &buf[0], &buf[0], 1, vp, dec)
+		copy(dst[i:], buf[:r*BlockSize])
+		clear(buf[:])
 	}
 }
 
-func decrypt16VPGather(ks *Schedule, dst, src []byte) {
-	n := len(src) / BlockSize
-	if n == 0 {
-		return
-	}
-	_ = dst[n*BlockSize-1]
-	if g := n / 16; g > 0 {
-		decryptBlocks16AVX2VPGather(ks, &dst[0], &src[0], g)
-	}
-	if i := n / 16 * 16 * BlockSize; i < n*BlockSize {
-		decrypt3x(ks, dst[i:n*BlockSize], src[i:n*BlockSize])
-	}
-}
-
-func encrypt16Gather(ks *Schedule, dst, src []byte) {
-	n := len(src) / BlockSize
-	if n == 0 {
-		return
-	}
-	_ = dst[n*BlockSize-1]
-	if g := n / 16; g > 0 {
-		encryptBlocks16AVX2Gather(ks, &dst[0], &src[0], g)
-	}
-	if i := n / 16 * 16 * BlockSize; i < n*BlockSize {
-		encrypt3x(ks, dst[i:n*BlockSize], src[i:n*BlockSize])
-	}
-}
-
-func decrypt16Gather(ks *Schedule, dst, src []byte) {
-	n := len(src) / BlockSize
-	if n == 0 {
-		return
-	}
-	_ = dst[n*BlockSize-1]
-	if g := n / 16; g > 0 {
-		decryptBlocks16AVX2Gather(ks, &dst[0], &src[0], g)
-	}
-	if i := n / 16 * 16 * BlockSize; i < n*BlockSize {
-		decrypt3x(ks, dst[i:n*BlockSize], src[i:n*BlockSize])
+// run16 runs g groups of 16 blocks through the kernel that vp and dec
+// name.
+func run16(ks *Schedule, dst, src *byte, g int, vp, dec bool) {
+	switch {
+	case vp && dec:
+		decryptBlocks16AVX2VPGather(ks, dst, src, g)
+	case vp:
+		encryptBlocks16AVX2VPGather(ks, dst, src, g)
+	case dec:
+		decryptBlocks16AVX2Gather(ks, dst, src, g)
+	default:
+		encryptBlocks16AVX2Gather(ks, dst, src, g)
 	}
 }

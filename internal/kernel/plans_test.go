@@ -83,7 +83,7 @@ func planCounts(p Plan) []int {
 // TestBulkBlocks checks where runs cross from the short ladder to the bulk
 // one, at the boundaries.
 func TestBulkBlocks(t *testing.T) {
-	wide := &Kernel{Name: "wide", Blocks: 64}
+	wide, narrow := &Kernel{Name: "wide", Blocks: 64}, &Kernel{Name: "narrow", Blocks: 16}
 	for _, tc := range []struct {
 		p       Plan
 		n, want int
@@ -99,12 +99,14 @@ func TestBulkBlocks(t *testing.T) {
 		{Plan{Bulk: wide, From: 10}, 138, 138},
 		{Plan{Bulk: wide, From: 64}, 63, 0},
 		{Plan{Bulk: wide, From: 64}, 127, 64},
-		{Plan{Bulk: wide}, 0, 0},
-		{Plan{Bulk: wide}, 1, 1},
-		{Plan{Bulk: wide}, 65, 65},
+		{Plan{Bulk: narrow, From: 13}, 12, 0},
+		{Plan{Bulk: narrow, From: 13}, 13, 13},
+		{Plan{Bulk: narrow, From: 13}, 16, 16},
+		{Plan{Bulk: narrow, From: 13}, 28, 16},
+		{Plan{Bulk: narrow, From: 13}, 29, 29},
 	} {
 		if got := tc.p.bulkBlocks(tc.n); got != tc.want {
-			t.Errorf("64-block bulk kernel from %d blocks: %d blocks take %d to the bulk ladder, want %d", tc.p.From, tc.n, got, tc.want)
+			t.Errorf("%d-block bulk kernel from %d blocks: %d blocks give it %d, want %d", tc.p.Bulk.Blocks, tc.p.From, tc.n, got, tc.want)
 		}
 	}
 }
