@@ -184,10 +184,14 @@ type shape struct {
 //     also for the remainder of a long run. This crossover is estimated
 //     from those measurements of whole calls, not measured run by run;
 //     BenchmarkRuns on an AVX-512 machine checks it.
-//   - Short runs with the 16-way AVX2 kernels, which take whole groups only:
-//     the 3-way ladder below 16 blocks. Measured on Zen 1: 16 blocks take
-//     830 ns with avx2-gather against 1170 ns with the 3-way ladder, and
-//     the 3-way kernel is 1.4x the 1-way from 3 blocks.
+//   - Short runs with the 16-way AVX2 kernels: avx2-gather pads a run, or
+//     the rest of a long one, to a group from 13 blocks, where the group
+//     costs less than the 3-way ladder. Measured on Zen 1: 16 blocks take
+//     860 ns with avx2-gather against 1250 ns with the 3-way ladder, 13
+//     to 15 blocks padded 890 ns against 1020 to 1120 ns, and 12 blocks
+//     take 880 ns on the 3-way ladder;
+//     the 3-way kernel is 1.4x the 1-way from 3 blocks. avx2-vpgather, not
+//     measured padded on a CPU that it suits, takes whole groups only.
 func shapePolicy(block string) shape {
 	s := shape{
 		single:    "amd64-1way",
@@ -200,7 +204,7 @@ func shapePolicy(block string) shape {
 		s.shortWhy = "one 64-block AVX-512 call costs about as much as 10 blocks of the 3-way kernel (estimated from Zen 5's measured calls: 340 ns a group, 34 ns a 3-way block)"
 	case "avx2-gather":
 		s.below = 13
-		s.shortWhy = "from 13 blocks one 16-block group of avx2-gather, padded, beats the 3-way kernel's ladder (Zen 1: 13 blocks take 870 ns padded, 1000 ns on the 3-way ladder; 12 blocks 880 and 870 ns)"
+		s.shortWhy = "from 13 blocks one 16-block group of avx2-gather, padded, beats the 3-way kernel's ladder (Zen 1: 13 to 15 blocks take 890 ns padded, 1020 to 1120 ns on the 3-way ladder; 12 blocks 880 ns there)"
 	case "avx2-vpgather":
 		s.below = 16
 		s.shortWhy = "below one whole group of 16 blocks the 3-way kernel's ladder runs: VPGATHERDD's padded group is unmeasured"
