@@ -88,12 +88,16 @@ type Paths struct {
 	// Single serves single blocks: Encrypt, Decrypt, and so the serial
 	// modes (CBC and CFB encryption, OFB, CMAC in EAX).
 	Single Path
-	// Short serves runs of fewer than ShortBelow blocks (and what is left
-	// of a longer run after the last whole group of Bulk's kernel).
+	// Short serves runs of fewer than ShortBelow blocks, and what is left
+	// of a longer run after the last whole group of Bulk's kernel when
+	// that is shorter too.
 	Short Path
 	// Bulk serves runs of ShortBelow blocks or more: ECB, CBC and CFB
-	// decryption, CTR, XTS, GCM, OCB.
-	Bulk       Path
+	// decryption, CTR, XTS, GCM, OCB. It pads a remainder of ShortBelow
+	// blocks or more to a whole group.
+	Bulk Path
+	// ShortBelow is 0 for a Cipher pinned to one implementation, whose
+	// family's ladder serves every run.
 	ShortBelow int
 }
 
