@@ -47,7 +47,10 @@ const cfbChunk = 1024
 func (x *cfb) XORKeyStream(dst, src []byte) {
 	checkStream(dst, src)
 	for len(src) > 0 {
-		if x.used == BlockSize && len(src) >= BlockSize {
+		// Whole blocks go to encryptBlocks or decryptBlocks, but for a
+		// last single block of decryption: Encrypt below costs it less
+		// than a batch.
+		if x.used == BlockSize && len(src) >= BlockSize && (!x.decrypt || len(src) >= 2*BlockSize) {
 			n := len(src) - len(src)%BlockSize
 			if x.decrypt {
 				n = min(n, cfbChunk)
@@ -86,9 +89,20 @@ func (x *cfb) encryptBlocks(dst, src []byte) {
 // decryptBlocks decrypts up to cfbChunk bytes of whole blocks: the key
 // stream of every block is the encryption of the ciphertext block before
 // it, all known in advance. They go through a buffer on the stack, so that
-// a stream for one packet costs only its own small allocation.
+// a stream for one packet costs only its own small allocation, and a short
+// message a short buffer (as the key stream of stream.XORKeyStream).
 func (x *cfb) decryptBlocks(dst, src []byte) {
+	if len(src) <= shortBatch {
+		var buf [shortBatch]byte
+		x.decryptWith(dst, src, buf[:])
+		return
+	}
 	var buf [cfbChunk]byte
+	x.decryptWith(dst, src, buf[:])
+}
+
+// decryptWith is decryptBlocks with the buffer buf.
+func (x *cfb) decryptWith(dst, src, buf []byte) {
 	n := len(src)
 	copy(buf[:BlockSize], x.next[:])
 	copy(buf[BlockSize:n], src[:n-BlockSize])
