@@ -23,8 +23,8 @@ package cpu
 // constant-time kernel the CPU runs, arm64-neon wherever there is ASIMD.
 // generic-ct, the alternative, takes 28x generic's time per block
 // (measured on x86-64, where both are the same Go code), while arm64-neon
-// is estimated at 0.97x (Cortex-A76) to 4.5x (Apple M1) generic's speed on
-// long runs (1.28x on Neoverse N1), and a single block padded to its
+// is estimated at 0.98x (Cortex-A76) to 4.6x (Apple M1) generic's speed on
+// long runs (1.53x on Neoverse N1), and a single block padded to its
 // 16-block group at a 16th of that: every shape is estimated at least 1.7x
 // generic-ct on every model.
 func arm64Policy() (name, reason string, s shape) {

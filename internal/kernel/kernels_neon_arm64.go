@@ -10,9 +10,9 @@ package kernel
 // (the functions have no frame). Callers check the lengths of dst and src
 // in Go.
 
-// neonScratch is the state of 16 blocks between the rounds of the NEON
-// kernels: their four words and the byte slices of two of them.
-type neonScratch [384]byte
+// neonScratch holds the four words of 16 blocks for the NEON kernels,
+// which keep the two passive words of a round there.
+type neonScratch [256]byte
 
 // encryptBlocks16NEON encrypts 16n blocks from src to dst. Implemented in
 // neon_arm64.s.
