@@ -19,10 +19,9 @@
 // looks 16 bytes up in 64, giving 0 for an index of 64 or more: the byte x
 // meets quarter q at x-64q, and the S-box output is the XOR of the four
 // look-ups, of which at most one is not 0. (TBX, which would leave a byte
-// alone instead, costs more than TBL and an XOR on Cortex-A76 and Neoverse
-// N1 class cores: llvm-mca 19, -mcpu=neoverse-n1, 5 V-pipe cycles against
-// 3 and 1.) The quarters are loaded from the schedule at fixed addresses,
-// for each g function. The MDS products by 5B and EF are two nibble
+// alone instead, costs more than TBL and an XOR in llvm-mca 19's Neoverse
+// N1 model: 5 V-pipe cycles against 3 and 1.) The quarters are loaded from
+// the schedule at fixed addresses, for each g function. The MDS products by 5B and EF are two nibble
 // look-ups each, TBL in one register (5B·y = lo[y&15] ^ hi[y>>4], constant
 // tables), and output byte i of g the XOR of the four products of row i;
 // the registers are so chosen that column 0 writes its products in place
@@ -237,9 +236,9 @@ func (g gen) gFunction(in [4]int) {
 // registers of words, lanes 4q..4q+3 in out+q.
 func (g gen) toWords(out int) {
 	t := temps
-	g.I("VZIP1", b16(acc+1), b16(acc), b16(t[0]))     // bytes 0, 1 of words 0..7
-	g.I("VZIP2", b16(acc+1), b16(acc), b16(t[1]))     // of words 8..15
-	g.I("VZIP1", b16(acc+3), b16(acc+2), b16(t[2]))   // bytes 2, 3 of words 0..7
+	g.I("VZIP1", b16(acc+1), b16(acc), b16(t[0]))   // bytes 0, 1 of words 0..7
+	g.I("VZIP2", b16(acc+1), b16(acc), b16(t[1]))   // of words 8..15
+	g.I("VZIP1", b16(acc+3), b16(acc+2), b16(t[2])) // bytes 2, 3 of words 0..7
 	g.I("VZIP2", b16(acc+3), b16(acc+2), b16(t[3]))
 	g.I("VZIP1", v(t[2], "H8"), v(t[0], "H8"), v(out, "H8"))
 	g.I("VZIP2", v(t[2], "H8"), v(t[0], "H8"), v(out+1, "H8"))
