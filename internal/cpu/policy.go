@@ -189,9 +189,9 @@ type shape struct {
 //     costs less than the 3-way ladder. Measured on Zen 1: 16 blocks take
 //     860 ns with avx2-gather against 1250 ns with the 3-way ladder, 13
 //     to 15 blocks padded 890 ns against 1020 to 1120 ns, and 12 blocks
-//     take 880 ns on the 3-way ladder;
-//     the 3-way kernel is 1.4x the 1-way from 3 blocks. avx2-vpgather, not
-//     measured padded on a CPU that it suits, takes whole groups only.
+//     take 880 ns on the 3-way ladder; the 3-way kernel is 1.4x the 1-way
+//     from 3 blocks. avx2-vpgather, not measured padded on a CPU that it
+//     suits, takes whole groups only.
 func shapePolicy(block string) shape {
 	s := shape{
 		single:    "amd64-1way",
