@@ -123,7 +123,7 @@ func measureRow(op func(buf []byte), buf []byte, d time.Duration) measurement {
 	// clock is measured where the work runs.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	s := newSlope(op, buf, d)
+	s := newSlope(op, buf, d, timeLoops)
 	fits := make([]float64, slopeFits)
 	clocks := []float64{cpuclock.MHz()}
 	for i := range fits {
@@ -140,7 +140,7 @@ func measureRow(op func(buf []byte), buf []byte, d time.Duration) measurement {
 func measureCall(op func(buf []byte), buf []byte, d time.Duration) measurement {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	loops := calibrate(op, buf, d/slopeFits)
+	loops := calibrate(op, buf, d/slopeFits, timeLoops)
 	times := make([]float64, slopeFits)
 	clocks := []float64{cpuclock.MHz()}
 	for i := range times {

@@ -44,7 +44,9 @@ func isTerminal(w io.Writer) bool {
 
 // startProgress starts drawing progress on w for an input of total bytes
 // (-1 if unknown), if w is a terminal and the input is or may be large;
-// otherwise it returns nil, whose methods do nothing.
+// otherwise it returns nil, whose methods do nothing. A known total draws
+// its line at once, so that it shows however fast the work ends; an
+// unknown one from the first tick after progressMin bytes.
 func startProgress(w io.Writer, total int64) *progress {
 	if !isTerminal(w) || (total >= 0 && total < progressMin) {
 		return nil
@@ -52,6 +54,9 @@ func startProgress(w io.Writer, total int64) *progress {
 	p := &progress{w: w, total: total, start: time.Now(), now: time.Now, stop: make(chan struct{}), cols: 80}
 	if cols, _, err := term.GetSize(int(w.(*os.File).Fd())); err == nil && cols > 0 {
 		p.cols = cols
+	}
+	if p.total >= 0 {
+		p.draw()
 	}
 	p.wg.Add(1)
 	go func() {

@@ -31,7 +31,12 @@ The secret: a passphrase, read from the terminal without echo (twice when
 sealing), from the first line of -passphrase-file, or from the environment
 variable that -passphrase-env names; it goes through Argon2id (-argon2-time,
 -argon2-memory, -argon2-threads; the defaults take about half a second). Or
-a key file (-key-file): 32 bytes, raw or in hex.
+a key file (-key-file): 32 bytes, raw or in hex. A sealed file is untrusted
+until it authenticates, so open refuses one whose Argon2id would cost more
+than 2 GiB of memory, 4 GiB of passes times memory or 16 lanes before it
+derives a key; -argon2-max-memory, -argon2-max-work and -argon2-max-threads
+raise the ceiling for files sealed with stronger settings (and let seal
+write them).
 
 An output file is written under a temporary name and renamed into place only
 when the whole message is done (for open: when every chunk authenticated), so
@@ -63,6 +68,7 @@ type sealConfig struct {
 	chunkLog                   byte // seal
 	argonTime, argonMem        uint32
 	argonThreads               byte
+	limits                     argon2Limits // what open pays, and seal writes, at most
 }
 
 // runSeal implements "twofish seal".
@@ -104,6 +110,10 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	var aead string
 	var chunk, argonMiB uint
 	var argonTime, argonThreads uint
+	var maxMiB, maxWorkMiB, maxThreads uint64
+	fs.Uint64Var(&maxMiB, "argon2-max-memory", defaultArgon2MaxMemMiB, "open no file whose Argon2id asks for more memory, in `MiB`, and seal none")
+	fs.Uint64Var(&maxWorkMiB, "argon2-max-work", defaultArgon2MaxWorkMiB, "open no file whose Argon2id asks for more passes times memory, in `MiB`, and seal none")
+	fs.Uint64Var(&maxThreads, "argon2-max-threads", defaultArgon2MaxThreads, "open no file whose Argon2id asks for more `lanes`, and seal none")
 	if !open {
 		fs.StringVar(&aead, "aead", "gcm", "authenticated `mode`: gcm or ocb")
 		fs.UintVar(&chunk, "chunk-size", 1<<defaultChunkLog, "plaintext `bytes` per chunk, a power of two from 1024 to 16777216")
@@ -137,6 +147,13 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	if cfg.in == "" || cfg.out == "" {
 		return nil, usagef("-in and -out: want a file name or -")
 	}
+	if maxMiB > maxArgon2Memory>>10 {
+		return nil, usagef("-argon2-max-memory %d: want at most %d MiB, the format's limit", maxMiB, maxArgon2Memory>>10)
+	}
+	if maxWorkMiB > 1<<42 {
+		return nil, usagef("-argon2-max-work %d: want at most %d MiB", maxWorkMiB, uint64(1<<42))
+	}
+	cfg.limits = argon2Limits{memory: maxMiB << 10, work: maxWorkMiB << 10, lanes: maxThreads}
 	if open {
 		return cfg, nil
 	}
@@ -165,6 +182,11 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 		return nil, usagef("-argon2-memory %d: want 1 to %d MiB, at least 8 KiB per lane", argonMiB, maxArgon2Memory/1024)
 	}
 	cfg.argonTime, cfg.argonMem, cfg.argonThreads = uint32(argonTime), uint32(argonMiB*1024), byte(argonThreads)
+	if cfg.keyFile == "" {
+		if err := cfg.limits.check(cfg.argonTime, cfg.argonMem, cfg.argonThreads); err != nil {
+			return nil, usagef("%v; open would refuse the file", err)
+		}
+	}
 	return cfg, nil
 }
 
@@ -237,6 +259,11 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 		}
 		if h, err = parseSealHeader(b[:n]); err != nil {
 			return err
+		}
+		if h.kdf == kdfArgon2id {
+			if err := cfg.limits.check(h.time, h.memory, h.threads); err != nil {
+				return fmt.Errorf("the file's header: %v", err)
+			}
 		}
 	} else {
 		h = &sealHeader{aead: cfg.aead, chunkLog: cfg.chunkLog}

@@ -298,3 +298,95 @@ func TestSealFormat(t *testing.T) {
 		t.Error("the message read by FORMAT.md differs")
 	}
 }
+
+// TestSealPassphraseTamper flips every bit of the header of a file sealed
+// with a passphrase, and sets every Argon2id field to its largest value:
+// open must refuse each with one line, exit 1 and no output, and never
+// derive a key with more than the ceiling its flags set. A flip that the
+// ceiling lets through costs at most 64 MiB of work, so every open is quick
+// and the test needs no clock.
+func TestSealPassphraseTamper(t *testing.T) {
+	dir, msg, _, pass := sealSetup(t, 100)
+	secret := []string{"-passphrase-file", pass}
+	ceiling := []string{"-argon2-max-memory", "64", "-argon2-max-work", "64", "-argon2-max-threads", "16"}
+	sealed := sealFile(t, dir, msg, "sealed", append(fastArgon, secret...)...)
+	limits := argon2Limits{memory: 64 << 10, work: 64 << 10, lanes: 16}
+	open := func(b []byte) {
+		t.Helper()
+		h, err := parseSealHeader(b)
+		want := "does not authenticate"
+		switch {
+		case err != nil:
+			want = "" // the header's own checks
+		case h.kdf == kdfKey:
+			want = "sealed with a key file"
+		case limits.check(h.time, h.memory, h.threads) != nil:
+			want = "over the ceiling"
+		}
+		openFails(t, dir, b, want, append(ceiling, secret...)...)
+	}
+	for i := range sealHeaderSize {
+		for bit := range 8 {
+			b := bytes.Clone(sealed)
+			b[i] ^= 1 << bit
+			open(b)
+		}
+	}
+	// Each Argon2id field at its largest, with the default ceiling and the
+	// test's: refused before Argon2id runs.
+	for _, f := range []struct{ at, n int }{{12, 4}, {16, 4}, {20, 1}} {
+		b := bytes.Clone(sealed)
+		copy(b[f.at:f.at+f.n], bytes.Repeat([]byte{0xff}, f.n))
+		open(b)
+		openFails(t, dir, b, "", secret...)
+	}
+}
+
+// TestArgon2Limits checks the ceiling of each Argon2id cost on its own and
+// the default ceiling against what a crafted header may ask for.
+func TestArgon2Limits(t *testing.T) {
+	def := argon2Limits{memory: defaultArgon2MaxMemMiB << 10, work: defaultArgon2MaxWorkMiB << 10, lanes: defaultArgon2MaxThreads}
+	for _, tc := range []struct {
+		t, m uint32
+		p    byte
+		want string // "" for within the ceiling
+	}{
+		{defaultArgon2Time, defaultArgon2MemMiB << 10, defaultArgon2Threads, ""},
+		{1, 2 << 20, 4, ""},                          // RFC 9106's first recommendation
+		{3, 64 << 10, 4, ""},                         // and its second
+		{4, 1 << 20, 4, ""},                          // 4 GiB of work exactly
+		{1, 2<<20 + 1, 4, "-argon2-max-memory"},      // 1 KiB more memory
+		{5, 1 << 20, 4, "-argon2-max-work"},          // one pass more
+		{1<<30 + 8, 48 << 10, 4, "-argon2-max-work"}, // the passes field's bit 30 flipped
+		{1<<32 - 1, 8, 1, "-argon2-max-work"},
+		{1, maxArgon2Memory, 4, "-argon2-max-memory"},
+		{1, 64 << 10, 17, "-argon2-max-threads"},
+		{1, 64 << 10, 255, "-argon2-max-threads"},
+	} {
+		err := def.check(tc.t, tc.m, tc.p)
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("t=%d m=%d KiB p=%d: %v, want %q", tc.t, tc.m, tc.p, err, tc.want)
+		}
+	}
+}
+
+// TestSealStrongerThanCeiling checks that seal refuses Argon2id settings
+// above the default ceiling unless its flag raises it, and that open then
+// needs the same flag.
+func TestSealStrongerThanCeiling(t *testing.T) {
+	dir, msg, _, pass := sealSetup(t, 100)
+	strong := append([]string{"-argon2-time", "1", "-argon2-memory", "1", "-argon2-threads", "17", "-passphrase-file", pass}, sealChunkFlag...)
+	status, stdout, stderr := runTool(t, append([]string{"seal", "-in", msg, "-out", filepath.Join(dir, "refused")}, strong...)...)
+	checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitUsage, "-argon2-max-threads", strong)
+	raise := []string{"-argon2-max-threads", "17"}
+	sealed := sealFile(t, dir, msg, "sealed", append(raise, strong...)...)
+	openFails(t, dir, sealed, "17 lanes, over the ceiling of 16", "-passphrase-file", pass)
+	out := filepath.Join(dir, "opened")
+	args := append([]string{"open", "-in", filepath.Join(dir, "sealed"), "-out", out, "-passphrase-file", pass}, raise...)
+	if status, _, stderr := runTool(t, args...); status != exitOK {
+		t.Fatalf("twofish %q: status %d: %s", args, status, stderr)
+	}
+	if !bytes.Equal(readFile(t, out), readFile(t, msg)) {
+		t.Error("the message did not survive seal and open with a raised ceiling")
+	}
+}

@@ -107,9 +107,47 @@ func parseSealHeader(b []byte) (*sealHeader, error) {
 	return h, nil
 }
 
-// maxArgon2Memory bounds the memory a header may ask Argon2id for (4 GiB,
-// in KiB), so that a crafted file cannot make open allocate without limit.
+// maxArgon2Memory is the most memory the format lets a header ask Argon2id
+// for (4 GiB, in KiB); argon2Limits bound what open pays well below it.
 const maxArgon2Memory = 4 << 20
+
+// argon2Limits are the most Argon2id work that open derives a key with. A
+// sealed file is untrusted input, and its header is authenticated only by
+// the key that Argon2id derives from it, so the costs the header asks for
+// are checked before they are paid: without a ceiling one changed bit in
+// the passes field asks for over a billion passes, and the memory field
+// for 4 GiB. As age bounds scrypt's work factor, open refuses more than
+// the ceiling, which its flags raise for files sealed with stronger
+// settings, and seal refuses to write what open would refuse.
+type argon2Limits struct {
+	memory uint64 // KiB
+	work   uint64 // passes times memory, KiB
+	lanes  uint64
+}
+
+// The default ceiling: 2 GiB of memory, which admits RFC 9106's first
+// recommended setting (one pass over 2 GiB); 4 GiB of work, passes times
+// memory, ten times the default's 8 × 48 MiB (0.4 s on a 2-core AMD EPYC,
+// so a few seconds at most); 16 lanes, four times the default.
+const (
+	defaultArgon2MaxMemMiB  = 2048
+	defaultArgon2MaxWorkMiB = 4096
+	defaultArgon2MaxThreads = 16
+)
+
+// check reports why Argon2id with t passes over m KiB in p lanes is over
+// the limits, nil if it is not.
+func (l argon2Limits) check(t, m uint32, p byte) error {
+	switch {
+	case uint64(m) > l.memory:
+		return fmt.Errorf("Argon2id asks for %s of memory, over the ceiling of %s (-argon2-max-memory raises it)", formatBytes(int64(m)<<10), formatBytes(int64(l.memory)<<10))
+	case uint64(t)*uint64(m) > l.work:
+		return fmt.Errorf("Argon2id asks for %d passes over %s, over the ceiling of %s of work, passes times memory (-argon2-max-work raises it)", t, formatBytes(int64(m)<<10), formatBytes(int64(l.work)<<10))
+	case uint64(p) > l.lanes:
+		return fmt.Errorf("Argon2id asks for %d lanes, over the ceiling of %d (-argon2-max-threads raises it)", p, l.lanes)
+	}
+	return nil
+}
 
 // chunkSize is the plaintext size of every chunk but the last.
 func (h *sealHeader) chunkSize() int { return 1 << h.chunkLog }

@@ -30,7 +30,7 @@ func startStalled(t *testing.T, dir string) (*exec.Cmd, io.WriteCloser, *strings
 		t.Fatal(err)
 	}
 	go stdin.Write(make([]byte, 3*chunkSize))
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
@@ -41,7 +41,7 @@ func startStalled(t *testing.T, dir string) (*exec.Cmd, io.WriteCloser, *strings
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			cmd.Wait()
-			t.Fatalf("no temporary file with data in %s after 10s: %q", dir, dirNames(t, dir))
+			t.Fatalf("no temporary file with data in %s after 60s: %q", dir, dirNames(t, dir))
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -27,19 +27,24 @@ func bufferLengths(size int) []int {
 	return lengths
 }
 
+// A timer returns how long loops calls of op on buf take: timeLoops, or a
+// model of it in tests.
+type timer func(op func(buf []byte), buf []byte, loops int) time.Duration
+
 // A slope measures what an operation costs per byte, one fit at a time.
 type slope struct {
 	op      func(buf []byte) // processes its argument in place
+	time    timer            // timeLoops, or a model of it in tests
 	buf     []byte           // op's buffer; each fit times prefixes of it
 	lengths []int            // bufferLengths(len(buf))
 	xs      []float64        // lengths, for the fit
 	loops   int              // calls of op per timing
 }
 
-// newSlope prepares to measure op on buf, with about budget for slopeFits
-// fits, and spends a little of it calibrating.
-func newSlope(op func(buf []byte), buf []byte, budget time.Duration) *slope {
-	s := &slope{op: op, buf: buf, lengths: bufferLengths(len(buf))}
+// newSlope prepares to measure op on buf with tm, with about budget for
+// slopeFits fits, and spends a little of it calibrating.
+func newSlope(op func(buf []byte), buf []byte, budget time.Duration, tm timer) *slope {
+	s := &slope{op: op, time: tm, buf: buf, lengths: bufferLengths(len(buf))}
 	total := 0
 	for _, n := range s.lengths {
 		s.xs = append(s.xs, float64(n))
@@ -49,7 +54,7 @@ func newSlope(op func(buf []byte), buf []byte, budget time.Duration) *slope {
 	// as bench-slope does: as many as take budget, shared out among all the
 	// timings, each counted in proportion to its length.
 	timings := slopeFits * slopeReps * total / len(buf)
-	s.loops = calibrate(op, buf, budget/time.Duration(timings))
+	s.loops = calibrate(op, buf, budget/time.Duration(timings), tm)
 	return s
 }
 
@@ -60,7 +65,7 @@ func (s *slope) fit() float64 {
 	reps := make([]float64, slopeReps)
 	for i, n := range s.lengths {
 		for r := range reps {
-			reps[r] = float64(timeLoops(s.op, s.buf[:n], s.loops)) / float64(s.loops)
+			reps[r] = float64(s.time(s.op, s.buf[:n], s.loops)) / float64(s.loops)
 		}
 		ys[i] = median(reps)
 	}
@@ -70,9 +75,9 @@ func (s *slope) fit() float64 {
 // calibrate returns how many calls of op on buf take about target, at
 // least 1, found by timing twice as many calls each time until they take
 // an eighth of target.
-func calibrate(op func(buf []byte), buf []byte, target time.Duration) int {
+func calibrate(op func(buf []byte), buf []byte, target time.Duration, tm timer) int {
 	for loops := 1; ; loops *= 2 {
-		d := timeLoops(op, buf, loops)
+		d := tm(op, buf, loops)
 		if d >= target/8 || loops >= 1<<30 {
 			return max(1, int(float64(loops)*float64(target)/float64(max(d, 1))))
 		}
