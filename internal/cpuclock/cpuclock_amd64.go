@@ -31,8 +31,14 @@ func MHz() float64 {
 		adds = addChain(sampleIterations)
 		best = min(best, time.Since(start))
 	}
-	if best <= 0 {
+	return rate(adds, best)
+}
+
+// rate returns the clock rate in MHz of a chain of adds one-cycle ADDs
+// that took d, 0 if d is not positive (a clock too coarse to time it).
+func rate(adds uint64, d time.Duration) float64 {
+	if d <= 0 {
 		return 0
 	}
-	return float64(adds) / (float64(best) / float64(time.Microsecond))
+	return float64(adds) / (float64(d) / float64(time.Microsecond))
 }

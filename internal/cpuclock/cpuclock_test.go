@@ -1,19 +1,23 @@
 package cpuclock
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
-// TestMHz checks that the measured clock is plausible for a CPU of this
-// century.
+// TestMHz checks that a measurement is a positive, finite rate, or 0 where
+// none can be made. Its size depends on the machine, its load and its
+// power state, so the test asserts nothing about it.
 func TestMHz(t *testing.T) {
+	mhz := MHz()
 	if !Available() {
-		if got := MHz(); got != 0 {
-			t.Errorf("MHz() = %v without a measurement, want 0", got)
+		if mhz != 0 {
+			t.Errorf("MHz() = %v without a measurement, want 0", mhz)
 		}
 		t.Skip("cpuclock: no clock measurement in this build (needs amd64 assembly)")
 	}
-	mhz := MHz()
 	t.Logf("MHz() = %.0f", mhz)
-	if mhz < 100 || mhz > 10000 {
-		t.Errorf("MHz() = %.0f, want between 100 and 10000", mhz)
+	if !(mhz > 0) || math.IsInf(mhz, 0) {
+		t.Errorf("MHz() = %v, want a positive, finite rate", mhz)
 	}
 }

@@ -54,6 +54,17 @@ func TestRequiredGHASH(t *testing.T) {
 	}
 }
 
+// TestGHASHNames checks that every GHASH option of internal/cpu but the
+// portable one names assembly of this build, so that no misspelt name runs
+// the portable code under an assembly implementation's name.
+func TestGHASHNames(t *testing.T) {
+	for _, g := range ghashImplementations() {
+		if (g.impl == ghashGeneric) != (g.name == "generic") {
+			t.Errorf("GHASH option %q resolves to implementation %d", g.name, g.impl)
+		}
+	}
+}
+
 // feMulRef multiplies in GF(2^128) bit by bit, straight from the
 // definition in NIST SP 800-38D (algorithm 1): the reference for the
 // portable and assembly code.
