@@ -14,6 +14,7 @@ import (
 	"strconv"
 
 	"github.com/twofish-go/twofish"
+	"github.com/twofish-go/twofish/internal/cpu"
 	"github.com/twofish-go/twofish/internal/kat"
 	xtwofish "golang.org/x/crypto/twofish"
 	"golang.org/x/crypto/xts"
@@ -199,8 +200,8 @@ func selftestImpl(name string, blocks, maxLanes int, v *vectors, rng *rand.Rand)
 	if v.full {
 		prefix = "all"
 	}
-	return fmt.Sprintf("%d known answers (encrypt and decrypt, %d-block ECB calls), %d Monte Carlo records (%s), %d random cases against %s (6 modes, 3 key sizes)",
-		len(v.table), blocks, mct, prefix, cases, ref), nil
+	return fmt.Sprintf("%d known answers (encrypt and decrypt, %d-block ECB calls), %d Monte Carlo records (%s), %d random cases against %s (6 modes) and x/crypto's block (GCM, OCB, EAX; %s GHASH, %s OCB offsets), 3 key sizes",
+		len(v.table), blocks, mct, prefix, cases, ref, cpu.Host().GHASH.Name, cpu.Host().OCBMask.Name), nil
 }
 
 // lanes runs single blocks through an implementation's widest kernel by
@@ -264,6 +265,28 @@ type keyed struct {
 		Decrypt(plaintext, ciphertext []byte, sectorNum uint64)
 	}
 	std bool // use crypto/cipher's modes, not package twofish's
+	// The AEADs: GCM with a 12-byte nonce, OCB with a 12-byte nonce and
+	// EAX with a 16-byte one, all with 16-byte tags.
+	gcm, ocb, eax cipher.AEAD
+}
+
+// aeads returns the AEADs of b: crypto/cipher's GCM for std (its GHASH is
+// independent of ours), else package twofish's; OCB and EAX are package
+// twofish's, whose code for a cipher.Block other than a *Cipher takes one
+// block at a time, without the kernels' batches or OCB's offset passes.
+func (k *keyed) aeads(b cipher.Block) (err error) {
+	if k.std {
+		k.gcm, err = cipher.NewGCM(b)
+	} else {
+		k.gcm, err = twofish.NewGCM(b)
+	}
+	if err == nil {
+		k.ocb, err = twofish.NewOCB(b, 12, 16)
+	}
+	if err == nil {
+		k.eax, err = twofish.NewEAX(b, 16, 16)
+	}
+	return err
 }
 
 // newKeyed returns the implementation name keyed with key (and xtsKey for
@@ -279,7 +302,8 @@ func newKeyed(name string, key, xtsKey []byte) (*keyed, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &keyed{b, x, true}, nil
+		k := &keyed{block: b, xts: x, std: true}
+		return k, k.aeads(b)
 	}
 	c, err := newCipher(name, key)
 	if err != nil {
@@ -289,7 +313,8 @@ func newKeyed(name string, key, xtsKey []byte) (*keyed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &keyed{c, x, false}, nil
+	k := &keyed{block: c, xts: x}
+	return k, k.aeads(c)
 }
 
 // A diffOp is one direction of one mode in the differential test.
@@ -342,6 +367,39 @@ var diffOps = []diffOp{
 	}},
 }
 
+// aeadOps are the AEADs the differential test compares with x/crypto's
+// block, sealing and opening.
+var aeadOps = []struct {
+	name string
+	of   func(*keyed) cipher.AEAD
+}{
+	{"GCM", func(k *keyed) cipher.AEAD { return k.gcm }},
+	{"OCB", func(k *keyed) cipher.AEAD { return k.ocb }},
+	{"EAX", func(k *keyed) cipher.AEAD { return k.eax }},
+}
+
+// diffAEAD seals src with associated data ad under got's and want's AEAD
+// op, the first in place, compares the two, and opens got's sealed
+// message in place and with its last byte changed.
+func diffAEAD(op int, got, want *keyed, src, ad, nonce []byte) error {
+	g, w := aeadOps[op].of(got), aeadOps[op].of(want)
+	nonce = nonce[:g.NonceSize()]
+	sealed := w.Seal(nil, nonce, src, ad)
+	buf := make([]byte, len(src), len(src)+g.Overhead())
+	copy(buf, src)
+	if out := g.Seal(buf[:0], nonce, buf, ad); !bytes.Equal(out, sealed) {
+		return fmt.Errorf("%s seal of %d bytes differs", aeadOps[op].name, len(src))
+	}
+	if out, err := g.Open(buf[:0], nonce, buf[:len(sealed)], ad); err != nil || !bytes.Equal(out, src) {
+		return fmt.Errorf("%s open of %d bytes: %v", aeadOps[op].name, len(src), err)
+	}
+	sealed[len(sealed)-1] ^= 1
+	if _, err := g.Open(nil, nonce, sealed, ad); err == nil {
+		return fmt.Errorf("%s opens %d bytes with a changed tag", aeadOps[op].name, len(src))
+	}
+	return nil
+}
+
 // pick returns crypto/cipher's constructor std for k.std, else package
 // twofish's own.
 func pick[F any](k *keyed, std, own F) F {
@@ -387,6 +445,10 @@ func differential(name string, maxLanes int, rng *rand.Rand) (int, error) {
 		if err != nil {
 			return 0, err
 		}
+		xref, err := newKeyed("xcrypto", key, xtsKey)
+		if err != nil {
+			return 0, err
+		}
 		iv := make([]byte, twofish.BlockSize)
 		for _, n := range lengths {
 			src := make([]byte, n)
@@ -410,6 +472,12 @@ func differential(name string, maxLanes int, rng *rand.Rand) (int, error) {
 				op.run(got, g, g, iv, sector)
 				if !bytes.Equal(g, w) {
 					return cases, fmt.Errorf("%s of %d bytes with a %d-bit key differs", op.name, n, 8*keySize)
+				}
+				cases++
+			}
+			for op := range aeadOps {
+				if err := diffAEAD(op, got, xref, src, src[:rng.IntN(n+1)], iv); err != nil {
+					return cases, fmt.Errorf("%v with a %d-bit key", err, 8*keySize)
 				}
 				cases++
 			}

@@ -65,7 +65,7 @@ func TestSelftestOne(t *testing.T) {
 	}
 	for _, impl := range []string{"auto", "ct"} {
 		status, stdout, _ = runTool(t, "selftest", "-impl", impl)
-		if status != exitOK || !strings.HasPrefix(stdout, impl+" ") || !strings.Contains(stdout, "against generic") {
+		if status != exitOK || !strings.HasPrefix(stdout, impl+" ") || !strings.Contains(stdout, "against generic") || !strings.Contains(stdout, "(GCM, OCB, EAX; ") {
 			t.Fatalf("twofish selftest -impl %s: exit status %d:\n%s", impl, status, stdout)
 		}
 	}
