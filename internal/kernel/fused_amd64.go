@@ -1,0 +1,38 @@
+//go:build gc && !purego
+
+package kernel
+
+// CTRGroups XORs into src the key stream of CTR from the counter *ctr
+// (the 128-bit integer ctr[1]<<64 | ctr[0], as a big-endian block, wrapping
+// modulo 2^128), for the whole groups of 64 blocks at its start, writes dst
+// (which may be src), moves *ctr on past them, and returns how many bytes
+// it did: none unless c's bulk kernel has a kernel that makes the counter
+// blocks and XORs the key stream in itself (avx512-vbmi). The caller does
+// the rest. All the groups go to one kernel call.
+func (c *Cipher) CTRGroups(dst, src []byte, ctr *[2]uint64) int {
+	n := len(src) / (FusedGroup * BlockSize)
+	if n == 0 || c.Head() != AVX512VBMI {
+		return 0
+	}
+	m := n * FusedGroup * BlockSize
+	_ = dst[m-1]
+	encryptCTR64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, ctr)
+	return m
+}
+
+// CBCDecryptGroups decrypts in CBC mode, from the IV *iv, the whole groups
+// of 64 blocks at the start of src into dst (which may be src), leaves the
+// last ciphertext block in *iv, and returns how many bytes it did: none
+// unless c's bulk kernel has a kernel that XORs in the ciphertext blocks
+// itself (avx512-vbmi). The caller does the rest. All the groups go to one
+// kernel call.
+func (c *Cipher) CBCDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
+	n := len(src) / (FusedGroup * BlockSize)
+	if n == 0 || c.Head() != AVX512VBMI {
+		return 0
+	}
+	m := n * FusedGroup * BlockSize
+	_ = dst[m-1]
+	decryptCBC64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, iv)
+	return m
+}

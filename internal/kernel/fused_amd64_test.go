@@ -1,0 +1,193 @@
+//go:build gc && !purego
+
+package kernel
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// fusedLengths are the block counts the fused kernels' tests try: every
+// count up to two groups and three blocks, and a few random ones up to ten
+// groups.
+func fusedLengths(r *rand.Rand) []int {
+	var ns []int
+	for n := 0; n <= 2*FusedGroup+3; n++ {
+		ns = append(ns, n)
+	}
+	for range 4 {
+		ns = append(ns, r.IntN(10*FusedGroup))
+	}
+	return ns
+}
+
+// ctrRef is CTR in Go over ref: the key stream of the counter hi, lo XORed
+// into src, written to dst. It returns the counter after the last block.
+func ctrRef(ref *Cipher, dst, src []byte, hi, lo uint64) (uint64, uint64) {
+	ks := make([]byte, len(src))
+	for i := 0; i < len(ks); i += BlockSize {
+		binary.BigEndian.PutUint64(ks[i:], hi)
+		binary.BigEndian.PutUint64(ks[i+8:], lo)
+		lo++
+		if lo == 0 {
+			hi++
+		}
+	}
+	ref.EncryptBlocks(ks, ks)
+	for i := range src {
+		dst[i] = src[i] ^ ks[i]
+	}
+	return hi, lo
+}
+
+// cbcDecryptRef is CBC decryption in Go over ref; it returns the last
+// ciphertext block.
+func cbcDecryptRef(ref *Cipher, dst, src []byte, iv [BlockSize]byte) [BlockSize]byte {
+	out := make([]byte, len(src))
+	ref.DecryptBlocks(out, src)
+	for i := range out {
+		if i < BlockSize {
+			out[i] ^= iv[i]
+		} else {
+			out[i] ^= src[i-BlockSize]
+		}
+	}
+	if len(src) > 0 {
+		copy(iv[:], src[len(src)-BlockSize:])
+	}
+	copy(dst, out)
+	return iv
+}
+
+// TestFusedGroupsAssembly compares avx512-vbmi's fused CTR and CBC
+// decryption kernels with CTR and CBC in Go around the generic kernel:
+// every block count up to two groups and three blocks and a few larger
+// ones (the kernels take the whole groups, and must leave the rest of dst
+// alone), in place and not, at every offset of the buffers modulo 8, with
+// random counters and IVs.
+func TestFusedGroupsAssembly(t *testing.T) {
+	if !AVX512VBMI.Supported {
+		skipUnsupported(t, AVX512VBMI.Name)
+	}
+	r := testRand(t)
+	for _, bits := range []int{128, 256} {
+		key := randBytes(r, bits/8)
+		c, ref := newCipher(key, AVX512VBMI), newCipher(key, Generic)
+		for _, n := range fusedLengths(r) {
+			for _, inPlace := range []bool{false, true} {
+				off := r.IntN(8)
+				what := fmt.Sprintf("%d-bit key, %d blocks, in place %v, offset %d", bits, n, inPlace, off)
+				whole := n / FusedGroup * FusedGroup * BlockSize
+				src := randBytes(r, n*BlockSize+off)[off:]
+				fill := randBytes(r, len(src))
+
+				// CTR.
+				hi, lo := r.Uint64(), r.Uint64()
+				want := bytes.Clone(fill)
+				wantHi, wantLo := ctrRef(ref, want[:whole], src[:whole], hi, lo)
+				got := append(make([]byte, off, off+len(src)), fill...)[off:]
+				in := src
+				if inPlace {
+					copy(got[:whole], src)
+					in = got
+				}
+				ctr := [2]uint64{lo, hi}
+				if m := c.CTRGroups(got, in, &ctr); m != whole {
+					t.Fatalf("CTR, %s: CTRGroups did %d bytes, want %d", what, m, whole)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("CTR, %s: differs from CTR in Go", what)
+				}
+				if ctr != [2]uint64{wantLo, wantHi} {
+					t.Fatalf("CTR, %s: counter %x, want %x", what, ctr, [2]uint64{wantLo, wantHi})
+				}
+
+				// CBC decryption.
+				var iv [BlockSize]byte
+				copy(iv[:], randBytes(r, BlockSize))
+				want = bytes.Clone(fill)
+				wantIV := cbcDecryptRef(ref, want[:whole], src[:whole], iv)
+				got = append(make([]byte, off, off+len(src)), fill...)[off:]
+				in = src
+				if inPlace {
+					copy(got[:whole], src)
+					in = got
+				}
+				if m := c.CBCDecryptGroups(got, in, &iv); m != whole {
+					t.Fatalf("CBC, %s: CBCDecryptGroups did %d bytes, want %d", what, m, whole)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("CBC, %s: differs from CBC decryption in Go", what)
+				}
+				if iv != wantIV {
+					t.Fatalf("CBC, %s: next IV %x, want %x", what, iv, wantIV)
+				}
+			}
+		}
+	}
+}
+
+// TestCTRGroupsCarry checks the CTR kernel's counter where it carries: from
+// 2^(8j)-1-k for every byte position j of the 128-bit counter (j = 16 is
+// the wrap of the whole counter to zero, j = 8 the carry from the low
+// 64-bit word into the high one), k from 0 to 70, so that the carry falls
+// in every lane of every register of both groups of a two-group call, and
+// the counter after it.
+func TestCTRGroupsCarry(t *testing.T) {
+	if !AVX512VBMI.Supported {
+		skipUnsupported(t, AVX512VBMI.Name)
+	}
+	r := testRand(t)
+	key := randBytes(r, 32)
+	c, ref := newCipher(key, AVX512VBMI), newCipher(key, Generic)
+	src := randBytes(r, 2*FusedGroup*BlockSize)
+	got, want := make([]byte, len(src)), make([]byte, len(src))
+	for j := 1; j <= 16; j++ {
+		for k := range uint64(71) {
+			// 2^(8j) - 1 - k as hi, lo.
+			hi, lo := uint64(0), ^uint64(0)>>(64-8*min(j, 8))
+			if j > 8 {
+				hi = ^uint64(0) >> (64 - 8*(j-8))
+				lo = ^uint64(0)
+			}
+			if lo < k {
+				hi--
+			}
+			lo -= k
+			wantHi, wantLo := ctrRef(ref, want, src, hi, lo)
+			ctr := [2]uint64{lo, hi}
+			c.CTRGroups(got, src, &ctr)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("counter %016x%016x: differs from CTR in Go", hi, lo)
+			}
+			if ctr != [2]uint64{wantLo, wantHi} {
+				t.Fatalf("counter %016x%016x: next counter %x, want %x", hi, lo, ctr, [2]uint64{wantLo, wantHi})
+			}
+		}
+	}
+}
+
+// TestFusedGroupsDecline checks that the Ciphers of the other kernels
+// decline the fused modes and leave dst alone.
+func TestFusedGroupsDecline(t *testing.T) {
+	r := testRand(t)
+	src := randBytes(r, 2*FusedGroup*BlockSize)
+	for _, k := range All() {
+		if k == AVX512VBMI || !k.Supported {
+			continue
+		}
+		c := newCipher(randBytes(r, 16), k)
+		dst := make([]byte, len(src))
+		var ctr [2]uint64
+		var iv [BlockSize]byte
+		if c.CTRGroups(dst, src, &ctr) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 {
+			t.Errorf("%s: a fused mode took blocks", k.Name)
+		}
+		if !bytes.Equal(dst, make([]byte, len(src))) || ctr != [2]uint64{} || iv != [BlockSize]byte{} {
+			t.Errorf("%s: a declined fused mode wrote", k.Name)
+		}
+	}
+}
