@@ -34,6 +34,7 @@ func TestBenchModes(t *testing.T) {
 // benchOutput runs bench with quick flags and args, and returns stdout.
 func benchOutput(t *testing.T, args ...string) string {
 	t.Helper()
+	modelClock(t)
 	args = append(slices.Clone(quick), args...)
 	status, stdout, stderr := runTool(t, args...)
 	if status != exitOK {
