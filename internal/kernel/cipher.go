@@ -69,20 +69,42 @@ const ErrNoKey = "twofish: use of a Cipher without a key (make one with NewCiphe
 // and short kernels must be able to share one schedule.
 func (c *Cipher) Init(p Plan, key []byte) {
 	c.plan, c.bulk = p, nil
-	p.Single.expandKey(&c.ks, key)
-	if p.Short.layout() != p.Single.layout() {
-		if conflict(p.Short, p.Single) {
-			panic("twofish: plan of " + p.Single.Name + " and " + p.Short.Name + " cannot share a schedule")
-		}
-		p.Short.expandKey(&c.ks, key)
+	if conflict(p.Short, p.Single) {
+		panic("twofish: plan of " + p.Single.Name + " and " + p.Short.Name + " cannot share a schedule")
 	}
-	switch l := p.Bulk.layout(); {
-	case l == p.Single.layout() || l == p.Short.layout():
-	case conflict(p.Bulk, p.Single) || conflict(p.Bulk, p.Short):
+	bulk := &c.ks
+	if conflict(p.Bulk, p.Single) || conflict(p.Bulk, p.Short) {
 		c.bulk = new(Schedule)
-		p.Bulk.expandKey(c.bulk, key)
-	default:
-		p.Bulk.expandKey(&c.ks, key)
+		bulk = c.bulk
+	}
+	// to[l] is the schedule that the kernels of layout l read, by[l] one
+	// of those kernels.
+	var to [3]*Schedule
+	var by [3]*Kernel
+	for i, k := range [...]*Kernel{p.Single, p.Short, p.Bulk} {
+		ks := &c.ks
+		if i == 2 {
+			ks = bulk
+		}
+		to[k.layout()], by[k.layout()] = ks, k
+	}
+	tables := to[tablesLayout]
+	if tables == nil {
+		// Constant-time kernels only: each layout from its own schedule,
+		// which looks nothing up at a secret index.
+		for l, k := range by {
+			if k != nil {
+				k.expandKey(to[l], key)
+			}
+		}
+		return
+	}
+	// A table kernel looks the key's S-boxes up at secret indexes anyway,
+	// so one pass of the table schedule fills every layout.
+	tables.expandTables(key, to[slicedLayout])
+	if ks := to[nibblesLayout]; ks != nil {
+		ks.k = tables.k
+		ks.ct.setKey(splitKey(key))
 	}
 }
 

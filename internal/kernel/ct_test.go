@@ -10,26 +10,24 @@ import (
 // against the table-based key schedule. The kernels themselves are checked
 // like every other, through Implementations (kat_test.go, kernels_test.go).
 
-func TestQCT(t *testing.T) {
-	for x := range 256 {
-		if got := qCT(0, uint64(x)); got != uint64(q0[x]) {
-			t.Fatalf("qCT(q0, %#02x) = %#02x, want %#02x", x, got, q0[x])
-		}
-		if got := qCT(1, uint64(x)); got != uint64(q1[x]) {
-			t.Fatalf("qCT(q1, %#02x) = %#02x, want %#02x", x, got, q1[x])
-		}
-	}
+// TestQTypes checks the q0/q1 choices of the constant-time code against
+// the table schedule's permutations.
+func TestQTypes(t *testing.T) {
+	qs := [2]*[256]byte{&q0, &q1}
 	for m := range 4 {
 		for j := range 4 {
-			if want := [2]*[256]byte{&q0, &q1}[qType[m][j]]; qLevel[m][j] != want {
+			if qs[qType[m][j]] != qLevel[m][j] {
 				t.Errorf("qType[%d][%d] does not match qLevel", m, j)
 			}
 		}
 	}
 	for j := range 4 {
+		if qs[lastType[j]] != qLast[j] {
+			t.Errorf("lastType[%d] does not match qLast", j)
+		}
 		for x := range 256 {
-			if mdsColumnCT(j, uint32(qCT(lastType[j], uint64(x)))) != mdsq[j][x] {
-				t.Fatalf("lastType[%d] or mdsColumnCT differs from mdsq at %#02x", j, x)
+			if mdsColumnCT(j, uint32(qLast[j][x])) != mdsq[j][x] {
+				t.Fatalf("mdsColumnCT(%d, qLast) differs from mdsq at %#02x", j, x)
 			}
 		}
 	}
@@ -46,7 +44,7 @@ func TestMDSColumnCT(t *testing.T) {
 }
 
 // TestExpandCT checks the constant-time key schedule against the table
-// one: the same subkeys, and the same g function, computed by hCT and by
+// one: the same subkeys, and the same g function, computed by subkeysCT and by
 // the nibble tables as the avx2-ct kernels use them.
 func TestExpandCT(t *testing.T) {
 	r := testRand(t)
@@ -55,7 +53,7 @@ func TestExpandCT(t *testing.T) {
 			for range 8 {
 				key := randBytes(r, size)
 				var want, got Schedule
-				want.expand(key)
+				want.expandTables(key, nil)
 				got.expandCT(key)
 				if got.k != want.k {
 					t.Fatalf("key %x: subkeys\n%08x\nwant\n%08x", key, got.k, want.k)
@@ -156,7 +154,7 @@ func TestGenericCTBlocks(t *testing.T) {
 	for _, size := range keySizes {
 		key := randBytes(r, size)
 		var ref, ks Schedule
-		ref.expand(key)
+		ref.expandTables(key, nil)
 		ks.expandCT(key)
 		src := randBytes(r, 5*BlockSize)
 		want, got := make([]byte, len(src)), make([]byte, len(src))

@@ -133,19 +133,16 @@ func DecryptBlockAVX2CT(ks *Schedule, dst, src []byte) {
 	cryptAVX2CT(ks, dst[:BlockSize], src[:BlockSize], true)
 }
 
-// expandKey computes the schedule of key that k's ladder reads: the
-// byte-sliced S-boxes, without secret-indexed loads, for avx512-vbmi; the
-// subkeys and nibble tables, without secret-indexed loads, for avx2-ct and
-// generic-ct; the MDS·S-box tables for the others.
+// expandKey computes the schedule of key that the constant-time kernel k's
+// ladder reads, without secret-indexed loads: the byte-sliced S-boxes for
+// avx512-vbmi, the subkeys and nibble tables for avx2-ct and generic-ct.
+// (Init fills the table kernels' schedules itself.)
 func (k *Kernel) expandKey(ks *Schedule, key []byte) {
-	switch k {
-	case AVX512VBMI:
+	if k == AVX512VBMI {
 		ks.expandSliced(key)
-	case AVX2CT, GenericCT:
-		ks.expandCT(key)
-	default:
-		ks.expand(key)
+		return
 	}
+	ks.expandCT(key)
 }
 
 // The Go side of the kernels: the length checks happen here, so the

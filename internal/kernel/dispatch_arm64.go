@@ -57,19 +57,16 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 	}
 }
 
-// expandKey computes the schedule of key that k's ladder reads: the
-// byte-sliced S-boxes, without secret-indexed loads, for arm64-neon; the
-// subkeys and S vector, without secret-indexed loads, for generic-ct; the
-// MDS·S-box tables for the others.
+// expandKey computes the schedule of key that the constant-time kernel k's
+// ladder reads, without secret-indexed loads: the byte-sliced S-boxes for
+// arm64-neon, the subkeys and S vector for generic-ct. (Init fills the
+// table kernels' schedules itself.)
 func (k *Kernel) expandKey(ks *Schedule, key []byte) {
-	switch k {
-	case ARM64NEON:
+	if k == ARM64NEON {
 		ks.expandSliced(key)
-	case GenericCT:
-		ks.expandCT(key)
-	default:
-		ks.expand(key)
+		return
 	}
+	ks.expandCT(key)
 }
 
 // The single blocks of the root package's Cipher.Encrypt and Decrypt,

@@ -22,13 +22,7 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 	decryptBlocksGeneric(ks, dst, src)
 }
 
-// expandKey computes the schedule of key that k's ladder reads: the
-// subkeys and S vector, without secret-indexed loads, for generic-ct, the
-// MDS·S-box tables for generic.
-func (k *Kernel) expandKey(ks *Schedule, key []byte) {
-	if k == GenericCT {
-		ks.expandCT(key)
-		return
-	}
-	ks.expand(key)
-}
+// expandKey computes the schedule of key that the constant-time kernel k
+// (generic-ct) reads, without secret-indexed loads: the subkeys and S
+// vector. (Init fills the table kernels' schedules itself.)
+func (k *Kernel) expandKey(ks *Schedule, key []byte) { ks.expandCT(key) }

@@ -60,18 +60,6 @@ func nib(t, x uint64) uint64 { return t >> (4 * (x & 15)) & 15 }
 func ror4(v uint64) uint64 { return (v>>1 | v<<3) & 15 }
 func mix4(v uint64) uint64 { return (v ^ v<<3) & 15 }
 
-// qCT evaluates q0 (q = 0) or q1 (q = 1) on the byte x, as qPerm does from
-// the t-boxes, without memory look-ups.
-func qCT(q int, x uint64) uint64 {
-	t := &qtPacked[q]
-	a, b := x>>4&15, x&15
-	a, b = a^b, mix4(a)^ror4(b)
-	a, b = nib(t[0], a), nib(t[1], b)
-	a, b = a^b, mix4(a)^ror4(b)
-	a, b = nib(t[2], a), nib(t[3], b)
-	return b<<4 | a
-}
-
 // mdsColumnCT is mdsColumn without branches on x: in GF(2^8) modulo
 // x^8+x^6+x^5+x^3+1, 1/x is 0xB4, so 0x5B = 1 + 1/x^2 and 0xEF = 1 + 1/x +
 // 1/x^2 (section 4.2), and division by x is a shift with a masked XOR.
@@ -82,20 +70,6 @@ func mdsColumnCT(j int, x uint32) uint32 {
 	var w uint32
 	for i := range 4 {
 		w |= p[mdsProduct[i][j]] << (8 * i)
-	}
-	return w
-}
-
-// hCT is the function h of section 4.3.2 for the key words l, computed in
-// constant time.
-func hCT(x uint32, l []uint32) uint32 {
-	var w uint32
-	for j := range 4 {
-		y := uint64(byte(x >> (8 * j)))
-		for m := len(l) - 1; m >= 0; m-- {
-			y = qCT(qType[m][j], y) ^ uint64(byte(l[m]>>(8*j)))
-		}
-		w ^= mdsColumnCT(j, uint32(qCT(lastType[j], y)))
 	}
 	return w
 }
@@ -159,9 +133,13 @@ var (
 	packedLast  [2][2]uint64
 )
 
+// ctFixed holds the tables of a ctSchedule that no key changes: mix,
+// first and mds, which setKey copies rather than computes.
+var ctFixed ctSchedule
+
 func init() {
-	var ct ctSchedule
-	ct.buildTables()
+	ct := &ctFixed
+	ct.buildFixed()
 	packedMix = pack16(&ct.mix)
 	for q := range 2 {
 		for i := range 4 {
@@ -189,17 +167,38 @@ func pack16(t *[16]byte) uint64 {
 // table kernels' S-boxes, zero.
 func (ks *Schedule) expandCT(key []byte) {
 	w := splitKey(key)
-	ks.setSubkeys(
-		func(x uint32) uint32 { return hCT(x, w.me[:w.k]) },
-		func(x uint32) uint32 { return hCT(x, w.mo[:w.k]) })
-	ct := &ks.ct
-	ct.sv, ct.kw = w.sv, w.k
-	ct.buildTables()
+	ks.k = subkeysCT(w)
+	ks.ct.setKey(w)
 }
 
-// buildTables fills the nibble tables from ct.sv and ct.kw. The tables are
-// indexed only by public loop counters; the key bytes enter by XOR.
-func (ct *ctSchedule) buildTables() {
+// setKey fills ct with the key material of the key words w. The tables
+// are indexed only by public loop counters; the key bytes enter by XOR.
+func (ct *ctSchedule) setKey(w keyWords) {
+	ct.mix, ct.first, ct.mds = ctFixed.mix, ctFixed.first, ctFixed.mds
+	ct.sv, ct.kw = w.sv, w.k
+	ct.second, ct.packed = [4][4][3][16]byte{}, [4][4][3]uint64{}
+	for s := range ct.kw {
+		m := ct.kw - 1 - s
+		for j := range 4 {
+			q := &qtPacked[qType[m][j]]
+			key := uint64(byte(ct.sv[m] >> (8 * j)))
+			lo, hi := key&15, key>>4
+			tab, packed := &ct.second[s][j], &ct.packed[s][j]
+			for x := range uint64(16) {
+				t2 := nib(q[2], x)
+				v := [3]uint64{t2 ^ lo ^ hi, nib(q[3], ror4(x)), mix4(ror4(t2^lo) ^ mix4(hi))}
+				for i := range v {
+					tab[i][x] = byte(v[i])
+					packed[i] |= v[i] << (4 * x)
+				}
+			}
+		}
+	}
+}
+
+// buildFixed fills the tables that do not depend on the key: mix, first
+// and mds.
+func (ct *ctSchedule) buildFixed() {
 	t := func(q, i int, x uint64) uint64 { return nib(qtPacked[q][i], x) }
 	// rol4 is the inverse of ror4; mix4 is its own inverse.
 	rol4 := func(v uint64) uint64 { return (v<<1 | v>>3) & 15 }
@@ -212,31 +211,12 @@ func (ct *ctSchedule) buildTables() {
 			f[2][x] = byte(t(q, 1, ror4(x)))
 			f[3][x] = byte(t(q, 1, mix4(x)))
 		}
-		for s := range ct.kw {
-			m := ct.kw - 1 - s
-			for j := range 4 {
-				q := qType[m][j]
-				key := uint64(byte(ct.sv[m] >> (8 * j)))
-				lo, hi := key&15, key>>4
-				tab := &ct.second[s][j]
-				tab[0][x] = byte(t(q, 2, x) ^ lo ^ hi)
-				tab[1][x] = byte(t(q, 3, ror4(x)))
-				tab[2][x] = byte(mix4(ror4(t(q, 2, x)^lo) ^ mix4(hi)))
-			}
-		}
-		for s := range ct.kw {
-			for j := range 4 {
-				for i := range 3 {
-					ct.packed[s][j][i] |= uint64(ct.second[s][j][i][x]) << (4 * x)
-				}
-			}
-		}
 		for j := range 4 {
 			q := lastType[j]
 			lo, hi := byte(t(q, 2, x)), byte(t(q, 3, ror4(x))<<4)
 			for c, v := range [3]byte{0x01, 0x5B, 0xEF} {
-				ct.mds[j][c][0][x] = gfMulCT(v, lo, mdsPoly)
-				ct.mds[j][c][1][x] = gfMulCT(v, hi, mdsPoly)
+				ct.mds[j][c][0][x] = gfMul(v, lo, mdsPoly)
+				ct.mds[j][c][1][x] = gfMul(v, hi, mdsPoly)
 			}
 		}
 	}

@@ -48,23 +48,27 @@ const (
 // q0 and q1 are the fixed 8-bit permutations. mdsq[j][x] is column j of the
 // MDS matrix times the last permutation that byte j of the h function passes
 // through (q1, q0, q1, q0 for j = 0..3), as a little-endian word, so that
-// h ends in four table look-ups and three XORs.
+// h ends in four table look-ups and three XORs. They are variables with
+// initialisers, not filled by an init function, so that the other tables
+// derived from them at initialisation (sboxInputs, subkeyInputs) see them.
 var (
-	q0, q1 [256]byte
-	mdsq   [4][256]uint32
+	q0, q1 = qTable(&q0t), qTable(&q1t)
+	mdsq   = func() (t [4][256]uint32) {
+		for j := range 4 {
+			for x := range 256 {
+				t[j][x] = mdsColumn(j, qLast[j][x])
+			}
+		}
+		return t
+	}()
 )
 
-func init() {
+// qTable returns the permutation of the t-boxes t, as a table.
+func qTable(t *[4][16]byte) (q [256]byte) {
 	for x := range 256 {
-		q0[x] = qPerm(&q0t, byte(x))
-		q1[x] = qPerm(&q1t, byte(x))
+		q[x] = qPerm(t, byte(x))
 	}
-	last := [4]*[256]byte{&q1, &q0, &q1, &q0}
-	for j := range 4 {
-		for x := range 256 {
-			mdsq[j][x] = mdsColumn(j, last[j][x])
-		}
-	}
+	return q
 }
 
 // qPerm evaluates one of the permutations q0 or q1 on x from its t-boxes.

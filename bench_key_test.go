@@ -1,0 +1,36 @@
+package twofish
+
+import (
+	"fmt"
+	"testing"
+
+	xtwofish "golang.org/x/crypto/twofish"
+)
+
+// BenchmarkKeySetup times a new key with each constructor and with
+// x/crypto's, interleaved in one process:
+//
+//	go test -run '^$' -bench KeySetup -count 5 .
+func BenchmarkKeySetup(b *testing.B) {
+	for _, bits := range []int{128, 192, 256} {
+		key := make([]byte, bits/8)
+		for _, c := range []struct {
+			name string
+			new  func([]byte) error
+		}{
+			{"NewCipher", func(k []byte) error { _, err := NewCipher(k); return err }},
+			{"NewCipherConstantTime", func(k []byte) error { _, err := NewCipherConstantTime(k); return err }},
+			{"xcrypto", func(k []byte) error { _, err := xtwofish.NewCipher(k); return err }},
+		} {
+			b.Run(fmt.Sprintf("key=%d/%s", bits, c.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					key[0]++
+					if err := c.new(key); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
