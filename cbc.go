@@ -63,11 +63,14 @@ const cbcChunk = 1024
 func (x *cbcDecrypter) CryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
 	// Whole groups of blocks go, where the Cipher's bulk kernel can, to a
-	// kernel that XORs in the ciphertext blocks itself: 0.7x ECB's speed
-	// became 1x at 8 KiB (Zen 5, BenchmarkModeVsECB).
+	// kernel that XORs in the ciphertext blocks itself: 0.74x ECB's speed
+	// became 1.01x at 8 KiB (Zen 5, the fastest of 20000 calls of each).
 	if x.b.c != nil {
 		n := x.b.c.k.CBCDecryptGroups(dst, src, &x.iv)
 		dst, src = dst[n:], src[n:]
+		if len(src) == 0 {
+			return // without zeroing saved
+		}
 	}
 	// Decrypt a chunk at a time through the kernels, keeping a copy of its
 	// ciphertext so that in-place decryption can still XOR each block with
