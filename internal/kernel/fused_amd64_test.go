@@ -63,12 +63,40 @@ func cbcDecryptRef(ref *Cipher, dst, src []byte, iv [BlockSize]byte) [BlockSize]
 	return iv
 }
 
-// TestFusedGroupsAssembly compares avx512-vbmi's fused CTR and CBC
-// decryption kernels with CTR and CBC in Go around the generic kernel:
+// xtsRef is XTS in Go over ref, without stealing: block i of src whitened
+// with the tweak T·x^i before and after the block cipher, T = hi<<64 | lo.
+// It returns the tweak after the last block.
+func xtsRef(ref *Cipher, dst, src []byte, lo, hi uint64, dec bool) (uint64, uint64) {
+	tw := make([]byte, len(src))
+	for i := 0; i < len(tw); i += BlockSize {
+		binary.LittleEndian.PutUint64(tw[i:], lo)
+		binary.LittleEndian.PutUint64(tw[i+8:], hi)
+		carry := hi >> 63
+		hi = hi<<1 | lo>>63
+		lo = lo<<1 ^ 0x87&-carry
+	}
+	out := make([]byte, len(src))
+	for i := range src {
+		out[i] = src[i] ^ tw[i]
+	}
+	if dec {
+		ref.DecryptBlocks(out, out)
+	} else {
+		ref.EncryptBlocks(out, out)
+	}
+	for i := range out {
+		dst[i] = out[i] ^ tw[i]
+	}
+	return lo, hi
+}
+
+// TestFusedGroupsAssembly compares avx512-vbmi's fused CTR, CBC
+// decryption and XTS kernels with the modes in Go around the generic
+// kernel:
 // every block count up to two groups and three blocks and a few larger
 // ones (the kernels take the whole groups, and must leave the rest of dst
 // alone), in place and not, at every offset of the buffers modulo 8, with
-// random counters and IVs.
+// random counters, IVs and tweaks.
 func TestFusedGroupsAssembly(t *testing.T) {
 	if !AVX512VBMI.Supported {
 		skipUnsupported(t, AVX512VBMI.Name)
@@ -125,6 +153,29 @@ func TestFusedGroupsAssembly(t *testing.T) {
 				}
 				if iv != wantIV {
 					t.Fatalf("CBC, %s: next IV %x, want %x", what, iv, wantIV)
+				}
+
+				// XTS.
+				for _, dec := range []bool{false, true} {
+					lo, hi := r.Uint64(), r.Uint64()
+					want = bytes.Clone(fill)
+					wantLo, wantHi := xtsRef(ref, want[:whole], src[:whole], lo, hi, dec)
+					got = append(make([]byte, off, off+len(src)), fill...)[off:]
+					in = src
+					if inPlace {
+						copy(got[:whole], src)
+						in = got
+					}
+					tw := [2]uint64{lo, hi}
+					if m := c.XTSGroups(got, in, &tw, dec); m != whole {
+						t.Fatalf("XTS, %s, decrypt %v: XTSGroups did %d bytes, want %d", what, dec, m, whole)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("XTS, %s, decrypt %v: differs from XTS in Go", what, dec)
+					}
+					if tw != [2]uint64{wantLo, wantHi} {
+						t.Fatalf("XTS, %s, decrypt %v: next tweak %x, want %x", what, dec, tw, [2]uint64{wantLo, wantHi})
+					}
 				}
 			}
 		}
@@ -184,7 +235,8 @@ func TestFusedGroupsDecline(t *testing.T) {
 		dst := make([]byte, len(src))
 		var ctr [2]uint64
 		var iv [BlockSize]byte
-		if c.CTRGroups(dst, src, &ctr) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 {
+		if c.CTRGroups(dst, src, &ctr) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 ||
+			c.XTSGroups(dst, src, &ctr, false) != 0 || c.XTSGroups(dst, src, &ctr, true) != 0 {
 			t.Errorf("%s: a fused mode took blocks", k.Name)
 		}
 		if !bytes.Equal(dst, make([]byte, len(src))) || ctr != [2]uint64{} || iv != [BlockSize]byte{} {
@@ -193,8 +245,8 @@ func TestFusedGroupsDecline(t *testing.T) {
 	}
 }
 
-// BenchmarkFusedGroups times avx512-vbmi's fused CTR and CBC decryption
-// kernels against its ECB encryption over the same 8 KiB, alternately in
+// BenchmarkFusedGroups times avx512-vbmi's fused CTR, CBC decryption and
+// XTS kernels against its ECB encryption over the same 8 KiB, alternately in
 // one loop, and reports each one's speed as a fraction of ECB's (metric
 // xECB: 1 is as fast as ECB):
 //
@@ -207,11 +259,14 @@ func BenchmarkFusedGroups(b *testing.B) {
 	buf := make([]byte, 8192)
 	var ctr [2]uint64
 	var iv [BlockSize]byte
-	for _, mode := range []string{"CTR", "CBC-dec"} {
+	for _, mode := range []string{"CTR", "CBC-dec", "XTS-enc", "XTS-dec"} {
 		b.Run("mode="+mode+"/size=8192", func(b *testing.B) {
 			f := func() { c.CTRGroups(buf, buf, &ctr) }
-			if mode == "CBC-dec" {
+			switch mode {
+			case "CBC-dec":
 				f = func() { c.CBCDecryptGroups(buf, buf, &iv) }
+			case "XTS-enc", "XTS-dec":
+				f = func() { c.XTSGroups(buf, buf, &ctr, mode == "XTS-dec") }
 			}
 			var tMode, tECB time.Duration
 			b.SetBytes(int64(len(buf)))

@@ -9,12 +9,11 @@ import (
 	"github.com/twofish-go/twofish/internal/guardpage"
 )
 
-// TestFusedGuardPages runs avx512-vbmi's fused CTR and CBC decryption
+// TestFusedGuardPages runs avx512-vbmi's fused CTR, CBC decryption and XTS
 // kernels over buffers that touch an inaccessible page on either side, for
 // every block count up to two groups and three blocks: a kernel that reads
 // or writes one byte outside the whole groups it is given (the CBC kernel
-// reads the block before each group, masked off before the first) crashes
-// the test.
+// reads the block before each group but the first) crashes the test.
 func TestFusedGuardPages(t *testing.T) {
 	if !AVX512VBMI.Supported {
 		skipUnsupported(t, AVX512VBMI.Name)
@@ -53,6 +52,15 @@ func TestFusedGuardPages(t *testing.T) {
 			c.CBCDecryptGroups(place.dst, place.dst, &iv)
 			if !bytes.Equal(place.dst, want) {
 				t.Fatalf("%d blocks, %s: CBC decryption differs from CBC in Go", n, place.name)
+			}
+			for _, dec := range []bool{false, true} {
+				lo, hi := r.Uint64(), r.Uint64()
+				xtsRef(ref, want, place.dst, lo, hi, dec)
+				tw := [2]uint64{lo, hi}
+				c.XTSGroups(place.dst, place.dst, &tw, dec)
+				if !bytes.Equal(place.dst, want) {
+					t.Fatalf("%d blocks, %s, decrypt %v: XTS differs from XTS in Go", n, place.name, dec)
+				}
 			}
 		}
 	}

@@ -56,6 +56,20 @@ func encryptCTR64AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
 //go:noescape
 func decryptCBC64AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
 
+// encryptXTS64AVX512 is XTS's encryption of n groups of 64 blocks: block i
+// is whitened before and after the block cipher with the tweak T·x^i in
+// GF(2^128), T the 128-bit little-endian integer tweak[1]<<64 | tweak[0]
+// (IEEE 1619), and *tweak becomes T·x^(64n). Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptXTS64AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+// decryptXTS64AVX512 is XTS's decryption of n groups of 64 blocks, as
+// encryptXTS64AVX512. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptXTS64AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
 // encryptBlocks4AVX512 encrypts n blocks from src to dst, four at a time,
 // one in each 128-bit lane: for single blocks and short tails. A last group
 // of fewer than four is loaded and stored with masks, which neither read

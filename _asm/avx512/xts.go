@@ -1,0 +1,151 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The XTS kernels are the 64-block kernels with IEEE 1619's tweaks made in
+// registers and XORed into the blocks where they are loaded and stored, so
+// that XTS makes no passes of its own over the message: before them, the
+// package wrote the tweaks into a buffer in Go and XORed it in before and
+// after the block cipher.
+//
+// A tweak is an element of GF(2^128), a little-endian 128-bit integer, so
+// a 128-bit lane holds it as its block: lane l of a group's register r has
+// the tweak of block 4r+l, the group's first tweak times x^(4r+l). A
+// product by x^k (k at most 57) is a shift left by k of the 128-bit
+// integer, and the k bits shifted out, o, come back as o times
+// x^7+x^2+x+1 (o ^ o<<1 ^ o<<2 ^ o<<7, which fits in the low word): no
+// table and no branch. Registers 1 to 8 are register 0 times x^(4r), and
+// 9 to 15 register 8 times x^(4(r-8)), so that no chain runs through the
+// sixteen registers of a group; the next group's register 0 is register 8
+// times x^32. The load stores each register's tweaks in the frame, and the
+// store XORs them in from there.
+type xtsKernel struct {
+	tweak reg.GPVirtual
+	// slot holds register 0's tweaks of the next group, and tweaks the
+	// tweaks of each register of a body's groups, in the frame.
+	slot   operand.Mem
+	tweaks operand.Mem
+	// r0 and r8 are registers 0 and 8 of the current group.
+	r0, r8 zmm
+}
+
+// The XTS kernel's constants: the shifts of the tweaks of register 0 from
+// the tweak of block 0, l in both words of lane l, and 64-l.
+var xtsLeft, xtsRight operand.Mem
+
+func xtsConstants() {
+	xtsLeft = c.StaticGlobal("xtsLeft")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for l := range 8 {
+		c.AppendDatum(operand.U64(l / 2))
+	}
+	xtsRight = c.StaticGlobal("xtsRight")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for l := range 8 {
+		c.AppendDatum(operand.U64(64 - l/2))
+	}
+}
+
+func (o *xtsKernel) name() string { return "XTS" }
+
+// frame is the slot and the tweaks of the registers of two groups.
+func (o *xtsKernel) frame() int { return 64 + groups*16*64 }
+
+// begin puts register 0's tweaks of the first group into the slot.
+func (o *xtsKernel) begin(_ *kern, slot operand.Mem) {
+	o.slot = slot
+	o.tweaks = slot.Offset(64)
+	o.tweak = c.GP64()
+	c.Load(c.Param("tweak"), o.tweak)
+	t := c.ZMM()
+	c.VBROADCASTI32X4(operand.Mem{Base: o.tweak}, t)
+	left, right := c.ZMM(), c.ZMM()
+	c.VMOVDQU64(xtsLeft, left)
+	c.VMOVDQU64(xtsRight, right)
+	c.VMOVDQA64(mulX(t, left, right), o.slot)
+}
+
+// mulX returns the tweaks in t times x^k, k at most 57: with left and
+// right registers, k and 64-k in both words of each lane; otherwise
+// left is the shift k itself.
+func mulX(t zmm, left, right operand.Op) zmm {
+	s, y := c.ZMM(), c.ZMM()
+	if l, ok := left.(operand.U8); ok {
+		c.VPSRLQ(operand.U8(64-l), t, s)
+		c.VPSLLQ(l, t, y)
+	} else {
+		c.VPSRLVQ(right, t, s)
+		c.VPSLLVQ(left, t, y)
+	}
+	// s has the bits shifted out of each word: the low word's go to the
+	// high word, and the high word's (o) to the low word, reduced.
+	hi, o := c.ZMM(), c.ZMM()
+	c.VPSLLDQ(operand.U8(8), s, hi)
+	c.VPSRLDQ(operand.U8(8), s, o)
+	c.VPTERNLOGD(operand.U8(0x96), hi, o, y)
+	o1, o2, o7 := c.ZMM(), c.ZMM(), c.ZMM()
+	c.VPSLLQ(operand.U8(1), o, o1)
+	c.VPSLLQ(operand.U8(2), o, o2)
+	c.VPSLLQ(operand.U8(7), o, o7)
+	c.VPTERNLOGD(operand.U8(0x96), o1, o2, y)
+	c.VPXORQ(o7, y, y)
+	return y
+}
+
+func (o *xtsKernel) group(int, zmm) {}
+
+// tweaksOf returns the tweaks of register r of the current group.
+func (o *xtsKernel) tweaksOf(r int) zmm {
+	switch {
+	case r == 0:
+		return o.r0
+	case r <= 8:
+		if r == 8 {
+			return o.r8
+		}
+		return mulX(o.r0, operand.U8(4*r), nil)
+	}
+	return mulX(o.r8, operand.U8(4*(r-8)), nil)
+}
+
+// load reads register r of group g from src, XORs in its tweaks, which it
+// keeps in the frame for store, and whitens it. The group's first register
+// moves the slot on to the next group.
+func (o *xtsKernel) load(src reg.Register, g, r int, white zmm) zmm {
+	if r == 0 {
+		o.r0 = c.ZMM()
+		c.VMOVDQA64(o.slot, o.r0)
+		o.r8 = mulX(o.r0, operand.U8(32), nil)
+		c.VMOVDQA64(mulX(o.r8, operand.U8(32), nil), o.slot)
+	}
+	t := o.tweaksOf(r)
+	c.VMOVDQA64(t, o.tweaks.Offset(64*(16*g+r)))
+	x := c.ZMM()
+	c.VMOVDQU64(operand.Mem{Base: src, Disp: blocks*16*g + 64*r}, x)
+	c.VPTERNLOGD(operand.U8(0x96), t, white, x)
+	return x
+}
+
+func (o *xtsKernel) stores(reg.Register, int) {}
+
+// store XORs the tweaks of register r of group g into it, whitened, and
+// stores it.
+func (o *xtsKernel) store(_, dst reg.Register, g, r int, x, white zmm) {
+	c.VPTERNLOGD(operand.U8(0x96), o.tweaks.Offset(64*(16*g+r)), white, x)
+	c.VMOVDQU64(x, operand.Mem{Base: dst, Disp: blocks*16*g + 64*r})
+}
+
+func (o *xtsKernel) endGroup() {}
+
+func (o *xtsKernel) next(int) {}
+
+// end stores the tweak of the block after the last, lane 0 of the slot.
+func (o *xtsKernel) end() {
+	x := c.XMM()
+	c.VMOVDQA64(o.slot, x)
+	c.VMOVDQU64(x, operand.Mem{Base: o.tweak})
+}
