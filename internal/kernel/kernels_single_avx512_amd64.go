@@ -16,10 +16,11 @@ package kernel
 //
 // Only the tests call them so far: BenchmarkSingleAVX512 (go test -run '^$'
 // -bench SingleAVX512 ./internal/kernel, 5 interleaved runs on a loaded
-// 2-core Zen 5) put them at about 1.3x the time of the 4-block kernel's call
-// of one block (minimums 353 and 265 ns) and 6x the 1-way table kernel, far
-// from the generator's latency model of about 29 cycles a round (some 130
-// ns). Until that gap is understood, Encrypt keeps the 4-block kernel.
+// 2-core Zen 5, load average 10) put them at about 2x the time of the
+// 4-block kernel's call of one block (medians 675 and 346 ns; the 1-way
+// table kernel 76 ns), far from the generator's latency model of about 29
+// cycles a round (some 130 ns a block). Until that gap is understood,
+// Encrypt keeps the 4-block kernel.
 
 // encryptBlockAVX512Single encrypts one block from src to dst.
 // Implemented in single_avx512_amd64.s.
