@@ -103,8 +103,10 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	}
 	// Whole groups of blocks go, where the data Cipher's bulk kernel can,
 	// to a kernel that makes the tweaks and XORs them in itself: XTS of 8
-	// KiB then runs at 0.92x to 0.97x the speed of ECB, where the batches
-	// below ran at 0.56x (Zen 5, the fastest of 20000 calls of each).
+	// KiB then runs at 0.88x the speed of ECB, where the batches below ran
+	// at 0.55x (Zen 5, BenchmarkModeVsECB's xECBmin with avx512-vbmi
+	// pinned, whose single-block call encrypts the tweak; the kernels
+	// alone run at 0.94x, BenchmarkFusedGroups).
 	tw := [2]uint64{t.lo, t.hi}
 	done := x.data.k.XTSGroups(dst[:bulk], src[:bulk], &tw, decrypt)
 	t.lo, t.hi = tw[0], tw[1]
