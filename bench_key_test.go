@@ -1,5 +1,7 @@
 package twofish
 
+//lint:file-ignore SA1019 golang.org/x/crypto/twofish is the deprecated package this module replaces: key setup is compared with it.
+
 import (
 	"fmt"
 	"testing"
