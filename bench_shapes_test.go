@@ -105,6 +105,33 @@ var benchShapes = []benchShape{
 		nonce, buf := make([]byte, 12), make([]byte, size, size+16)
 		return func() { a.Seal(buf[:0], nonce, buf, nil) }
 	}},
+	// A new key per message, as OpenPGP's session keys and per-file or
+	// per-session keys: the key schedule, then a short message.
+	{"NewKey-GCM-seal", []int{64}, func(c contender, size int) func() {
+		nonce, buf := make([]byte, 12), make([]byte, size, size+16)
+		return func() {
+			var a cipher.AEAD
+			if c.ours != nil {
+				a, _ = NewGCM(mustShapeCipher(c.name, c.key))
+			} else {
+				x, _ := xtwofish.NewCipher(c.key)
+				a, _ = cipher.NewGCM(x)
+			}
+			a.Seal(buf[:0], nonce, buf, nil)
+		}
+	}},
+	{"NewKey-CTR", []int{1024}, func(c contender, size int) func() {
+		iv, buf := make([]byte, BlockSize), make([]byte, size)
+		return func() {
+			var b cipher.Block
+			if c.ours != nil {
+				b = mustShapeCipher(c.name, c.key)
+			} else {
+				b, _ = xtwofish.NewCipher(c.key)
+			}
+			cipher.NewCTR(b, iv).XORKeyStream(buf, buf)
+		}
+	}},
 	{"ECB", []int{8192}, func(c contender, size int) func() {
 		if c.ours == nil {
 			b, buf := c.x, make([]byte, size)
