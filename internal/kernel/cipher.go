@@ -100,8 +100,11 @@ func (c *Cipher) Init(p Plan, key []byte) {
 		return
 	}
 	// A table kernel looks the key's S-boxes up at secret indexes anyway,
-	// so one pass of the table schedule fills every layout.
-	tables.expandTables(key, to[slicedLayout])
+	// so one pass of the table schedule fills every layout; the vector
+	// schedule, where the CPU has it, fills both at once too.
+	if !expandVector(tables, to[slicedLayout], key) {
+		tables.expandTables(key, to[slicedLayout])
+	}
 	if ks := to[nibblesLayout]; ks != nil {
 		ks.k = tables.k
 		ks.ct.setKey(splitKey(key))

@@ -139,7 +139,9 @@ func DecryptBlockAVX2CT(ks *Schedule, dst, src []byte) {
 // (Init fills the table kernels' schedules itself.)
 func (k *Kernel) expandKey(ks *Schedule, key []byte) {
 	if k == AVX512VBMI {
-		ks.expandSliced(key)
+		if !expandVector(nil, ks, key) {
+			ks.expandSliced(key)
+		}
 		return
 	}
 	ks.expandCT(key)

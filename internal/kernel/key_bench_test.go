@@ -2,14 +2,17 @@ package kernel
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
 // BenchmarkExpand times each key schedule alone, without allocation:
 // tables (the table kernels'), tables+sliced (the same pass storing the
-// byte-sliced S-boxes too, as NewCipher does on AVX-512 VBMI), and the
-// constant-time sliced (avx512-vbmi, arm64-neon) and ct (avx2-ct,
-// generic-ct) ones:
+// byte-sliced S-boxes too), the constant-time sliced (arm64-neon, and
+// avx512-vbmi without the vector schedule) and ct (avx2-ct, generic-ct)
+// ones, and where the CPU has it the vector schedule (key_avx512_amd64.go)
+// of both layouts (NewCipher on AVX-512 VBMI) and of the byte-sliced one
+// (NewCipherConstantTime there):
 //
 //	go test -run '^$' -bench Expand -count 5 ./internal/kernel
 func BenchmarkExpand(b *testing.B) {
@@ -24,8 +27,13 @@ func BenchmarkExpand(b *testing.B) {
 			{"tables+sliced", func() { ks.expandTables(key, &sliced) }},
 			{"sliced", func() { ks.expandSliced(key) }},
 			{"ct", func() { ks.expandCT(key) }},
+			{"vector-tables+sliced", func() { expandVector(&ks, &sliced, key) }},
+			{"vector-sliced", func() { expandVector(nil, &sliced, key) }},
 		} {
 			b.Run(fmt.Sprintf("key=%d/%s", bits, e.name), func(b *testing.B) {
+				if strings.HasPrefix(e.name, "vector") && !expandVector(&ks, &sliced, key) {
+					b.Skip("no vector key schedule on this CPU")
+				}
 				b.ReportAllocs()
 				for b.Loop() {
 					key[0]++

@@ -70,8 +70,9 @@ func scheduleRef(key []byte) (k [40]uint32, sbox [4][256]byte, sv []uint32) {
 
 // TestSchedules compares every schedule with the reference on many
 // random keys of each size: the subkeys, the table kernels' MDS·S-box
-// words, the byte-sliced S-boxes (from the table pass and from the
-// constant-time one), and the constant-time kernels' S vector and nibble
+// words, the byte-sliced S-boxes (from the table pass, from the
+// constant-time one and, where the CPU has it, from the vector schedule
+// with both layouts), and the constant-time kernels' S vector and nibble
 // tables.
 func TestSchedules(t *testing.T) {
 	r := testRand(t)
@@ -81,7 +82,8 @@ func TestSchedules(t *testing.T) {
 	}
 	for _, size := range keySizes {
 		t.Run(fmt.Sprintf("key=%d", 8*size), func(t *testing.T) {
-			var tables, sliced, slicedCT, ct Schedule
+			var tables, sliced, slicedCT, ct, vecTables, vecSliced Schedule
+			vector := false
 			for i := range n {
 				key := randBytes(r, size)
 				if i == 0 {
@@ -91,7 +93,13 @@ func TestSchedules(t *testing.T) {
 				tables.expandTables(key, &sliced)
 				slicedCT.expandSliced(key)
 				ct.expandCT(key)
-				for name, ks := range map[string]*Schedule{"tables": &tables, "sliced": &sliced, "sliced (ct)": &slicedCT, "ct": &ct} {
+				schedules := map[string]*Schedule{"tables": &tables, "sliced": &sliced, "sliced (ct)": &slicedCT, "ct": &ct}
+				slicedSchedules := map[string]*Schedule{"tables": &sliced, "constant-time": &slicedCT}
+				if vector = expandVector(&vecTables, &vecSliced, key); vector {
+					schedules["vector tables"], schedules["vector sliced"] = &vecTables, &vecSliced
+					slicedSchedules["vector"] = &vecSliced
+				}
+				for name, ks := range schedules {
 					if ks.k != k {
 						t.Fatalf("key %x: %s subkeys\n%08x\nwant\n%08x", key, name, ks.k, k)
 					}
@@ -107,7 +115,10 @@ func TestSchedules(t *testing.T) {
 						if got := tables.s[j][x]; got != want {
 							t.Fatalf("key %x: s[%d][%#02x] = %#08x, want %#08x", key, j, x, got, want)
 						}
-						for name, ks := range map[string]*Schedule{"tables": &sliced, "constant-time": &slicedCT} {
+						if got := vecTables.s[j][x]; vector && got != want {
+							t.Fatalf("key %x: vector s[%d][%#02x] = %#08x, want %#08x", key, j, x, got, want)
+						}
+						for name, ks := range slicedSchedules {
 							if got := ks.slicedSbox(j, byte(x)); got != sbox[j][x] {
 								t.Fatalf("key %x: %s byte-sliced S-box %d at %#02x = %#02x, want %#02x", key, name, j, x, got, sbox[j][x])
 							}
@@ -116,10 +127,13 @@ func TestSchedules(t *testing.T) {
 							t.Fatalf("key %x: nibble tables give %#08x for byte %d = %#02x, want %#08x", key, got, j, x, want)
 						}
 					}
-					if j > 0 && (sliced.s[j] != [256]uint32{} || slicedCT.s[j] != [256]uint32{}) {
+					if j > 0 && (sliced.s[j] != [256]uint32{} || slicedCT.s[j] != [256]uint32{} || vecSliced.s[j] != [256]uint32{}) {
 						t.Fatalf("a byte-sliced schedule wrote s[%d]", j)
 					}
 				}
+			}
+			if !vector {
+				t.Log("no vector key schedule on this CPU")
 			}
 		})
 	}

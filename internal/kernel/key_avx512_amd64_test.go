@@ -1,0 +1,142 @@
+//go:build gc && !purego
+
+package kernel
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/twofish-go/twofish/internal/guardpage"
+)
+
+// TestScheduleAVX512 checks the vector key schedule against the Go one on
+// random keys of each size, with each layout alone and both together:
+// every subkey, table word and byte-sliced S-box byte. TestSchedules
+// checks both against the specification's reference.
+func TestScheduleAVX512(t *testing.T) {
+	if !keyAVX512 {
+		skipUnsupported(t, "avx512-vbmi")
+	}
+	r := testRand(t)
+	n := 500
+	if testing.Short() {
+		n = 50
+	}
+	for _, size := range keySizes {
+		t.Run(fmt.Sprintf("key=%d", 8*size), func(t *testing.T) {
+			for i := range n {
+				key := randBytes(r, size)
+				if i == 0 {
+					key = make([]byte, size)
+				}
+				var tables, sliced Schedule
+				tables.expandTables(key, &sliced)
+				var both, bothSliced, alone, aloneSliced Schedule
+				expandAVX512(&both, &bothSliced, key)
+				expandAVX512(&alone, nil, key)
+				expandAVX512(nil, &aloneSliced, key)
+				for name, got := range map[string]*Schedule{"tables (with sliced)": &both, "tables (alone)": &alone} {
+					if got.s != tables.s || got.k != tables.k || got.ct != (ctSchedule{}) {
+						t.Fatalf("key %x: %s differ from expandTables", key, name)
+					}
+				}
+				for name, got := range map[string]*Schedule{"sliced (with tables)": &bothSliced, "sliced (alone)": &aloneSliced} {
+					if got.s != sliced.s || got.k != sliced.k || got.ct != (ctSchedule{}) {
+						t.Fatalf("key %x: %s differs from expandTables", key, name)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestScheduleAVX512Guarded runs scheduleAVX512 with each of its buffers
+// flush against a page that faults, after and before it: it must read and
+// write nothing outside them.
+func TestScheduleAVX512Guarded(t *testing.T) {
+	if !keyAVX512 {
+		skipUnsupported(t, "avx512-vbmi")
+	}
+	r := testRand(t)
+	for _, size := range keySizes {
+		key := randBytes(r, size)
+		var tables, sliced Schedule
+		tables.expandTables(key, &sliced)
+		w := splitKey(key)
+		var inGo keyBytesAVX512
+		inGo.sv = w.sv
+		for m := range w.k {
+			for j := range 4 {
+				inGo.memo[m][j] = [2]byte{key[8*m+j], key[8*m+4+j]}
+			}
+		}
+		for _, atEnd := range []bool{true, false} {
+			place := func(n int) unsafe.Pointer {
+				g := guardpage.New(t, n)
+				if atEnd {
+					return unsafe.Pointer(&g.AtEnd(n)[0])
+				}
+				return unsafe.Pointer(&g.AtStart(n)[0])
+			}
+			s := (*[4][256]uint32)(place(4096))
+			y := (*[256]uint32)(place(1024))
+			h := (*[48]uint32)(place(4 * 48))
+			in := (*keyBytesAVX512)(place(int(unsafe.Sizeof(inGo))))
+			*in = inGo
+			scheduleAVX512(s, y, h, in, w.k)
+			if *s != tables.s || *y != sliced.s[0] {
+				t.Fatalf("key %x: guarded S-boxes differ from expandTables", key)
+			}
+			var a, b [20]uint32
+			for i := range 20 {
+				a[i], b[i] = h[2*i], h[2*i+1]
+			}
+			if combineSubkeys(&a, &b) != tables.k {
+				t.Fatalf("key %x: guarded subkeys differ from expandTables", key)
+			}
+		}
+	}
+}
+
+// TestKeyAVX512AssemblyIsConstantTime checks key_avx512_amd64.s as
+// TestAVX512AssemblyIsConstantTime checks the kernels: no memory operand
+// with an index register, general-purpose registers loaded only from the
+// argument frame, constants and addresses, no flags from vector or mask
+// data, VZEROUPPER before RET; no GFNI (which Bochs computes wrongly), and
+// no feature that internal/cpu's rule for avx512-vbmi does not check.
+func TestKeyAVX512AssemblyIsConstantTime(t *testing.T) {
+	data, err := os.ReadFile("key_avx512_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := asmFunctions(string(data))
+	if funcs["scheduleAVX512"] == nil {
+		t.Fatal("key_avx512_amd64.s has no function scheduleAVX512")
+	}
+	for name, lines := range funcs {
+		checkPublicAddressesAndBranches(t, name, lines)
+		for _, line := range lines {
+			if strings.HasPrefix(line, "VGF2P8") {
+				t.Errorf("%s: GFNI: %s", name, line)
+			}
+		}
+	}
+	checked := map[string]bool{"AVX": true, "AVX512F": true, "AVX512BW": true, "AVX512VL": true, "AVX512VBMI": true}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "// Requires: "); ok {
+			n++
+			for _, f := range strings.Split(rest, ", ") {
+				if !checked[f] {
+					t.Errorf("key_avx512_amd64.s requires %s, which internal/cpu does not check for avx512-vbmi", f)
+				}
+			}
+		}
+	}
+	if n != len(funcs) {
+		t.Errorf("%d Requires comments for %d functions", n, len(funcs))
+	}
+}
