@@ -135,7 +135,8 @@ func DecryptBlockAVX2CT(ks *Schedule, dst, src []byte) {
 
 // expandKey computes the schedule of key that the constant-time kernel k's
 // ladder reads, without secret-indexed loads: the byte-sliced S-boxes for
-// avx512-vbmi, the subkeys and nibble tables for avx2-ct and generic-ct.
+// avx512-vbmi (by the vector schedule, which runs where avx512-vbmi runs),
+// the subkeys and nibble tables for avx2-ct and generic-ct.
 // (Init fills the table kernels' schedules itself.)
 func (k *Kernel) expandKey(ks *Schedule, key []byte) {
 	if k == AVX512VBMI {
