@@ -1,0 +1,58 @@
+//go:build gc && !purego && (linux || darwin)
+
+package kernel
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/twofish-go/twofish/internal/guardpage"
+)
+
+// TestScheduleAVX512Guarded runs scheduleAVX512 with each of its buffers
+// flush against a page that faults, after and before it: it must read and
+// write nothing outside them.
+func TestScheduleAVX512Guarded(t *testing.T) {
+	if !keyAVX512 {
+		skipUnsupported(t, "avx512-vbmi")
+	}
+	r := testRand(t)
+	for _, size := range keySizes {
+		key := randBytes(r, size)
+		var tables, sliced Schedule
+		tables.expandTables(key, &sliced)
+		w := splitKey(key)
+		var inGo keyBytesAVX512
+		inGo.sv = w.sv
+		for m := range w.k {
+			for j := range 4 {
+				inGo.memo[m][j] = [2]byte{key[8*m+j], key[8*m+4+j]}
+			}
+		}
+		for _, atEnd := range []bool{true, false} {
+			place := func(n int) unsafe.Pointer {
+				g := guardpage.New(t, n)
+				if atEnd {
+					return unsafe.Pointer(&g.AtEnd(n)[0])
+				}
+				return unsafe.Pointer(&g.AtStart(n)[0])
+			}
+			s := (*[4][256]uint32)(place(4096))
+			y := (*[256]uint32)(place(1024))
+			h := (*[48]uint32)(place(4 * 48))
+			in := (*keyBytesAVX512)(place(int(unsafe.Sizeof(inGo))))
+			*in = inGo
+			scheduleAVX512(s, y, h, in, w.k)
+			if *s != tables.s || *y != sliced.s[0] {
+				t.Fatalf("key %x: guarded S-boxes differ from expandTables", key)
+			}
+			var a, b [20]uint32
+			for i := range 20 {
+				a[i], b[i] = h[2*i], h[2*i+1]
+			}
+			if combineSubkeys(&a, &b) != tables.k {
+				t.Fatalf("key %x: guarded subkeys differ from expandTables", key)
+			}
+		}
+	}
+}
