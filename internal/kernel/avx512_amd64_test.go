@@ -28,26 +28,34 @@ import (
 // Together: no address and no branch depends on the key or the data. The
 // kernels must also end with VZEROUPPER.
 func TestAVX512AssemblyIsConstantTime(t *testing.T) {
-	data, err := os.ReadFile("avx512_amd64.s")
+	checkAVX512Assembly(t, "avx512_amd64.s",
+		"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512",
+		"encryptCTR64AVX512", "decryptCBC64AVX512", "encryptXTS64AVX512", "decryptXTS64AVX512")
+}
+
+// checkAVX512Assembly checks every function of the AVX-512 file name as
+// TestAVX512AssemblyIsConstantTime says, that it has the functions want,
+// that it uses no GFNI, and that it needs no feature that internal/cpu's
+// rule for avx512-vbmi does not check.
+func checkAVX512Assembly(t *testing.T, name string, want ...string) {
+	t.Helper()
+	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	funcs := asmFunctions(string(data))
-	for _, want := range []string{
-		"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512",
-		"encryptCTR64AVX512", "decryptCBC64AVX512", "encryptXTS64AVX512", "decryptXTS64AVX512",
-	} {
-		if funcs[want] == nil {
-			t.Errorf("avx512_amd64.s has no function %s", want)
+	for _, fn := range want {
+		if funcs[fn] == nil {
+			t.Errorf("%s has no function %s", name, fn)
 		}
 	}
-	for name, lines := range funcs {
-		checkPublicAddressesAndBranches(t, name, lines)
+	for fn, lines := range funcs {
+		checkPublicAddressesAndBranches(t, fn, lines)
 		for _, line := range lines {
 			// GFNI would be checked wrongly under Bochs 2.7, which
 			// computes VGF2P8AFFINEQB wrongly (testdata/bochs).
 			if strings.HasPrefix(line, "VGF2P8") {
-				t.Errorf("%s: GFNI: %s", name, line)
+				t.Errorf("%s: GFNI: %s", fn, line)
 			}
 		}
 	}
@@ -62,13 +70,13 @@ func TestAVX512AssemblyIsConstantTime(t *testing.T) {
 			n++
 			for _, f := range strings.Split(rest, ", ") {
 				if !checked[f] {
-					t.Errorf("avx512_amd64.s requires %s, which internal/cpu does not check for avx512-vbmi", f)
+					t.Errorf("%s requires %s, which internal/cpu does not check for avx512-vbmi", name, f)
 				}
 			}
 		}
 	}
 	if n != len(funcs) {
-		t.Errorf("%d Requires comments for %d functions", n, len(funcs))
+		t.Errorf("%s: %d Requires comments for %d functions", name, n, len(funcs))
 	}
 }
 

@@ -4,8 +4,6 @@ package kernel
 
 import (
 	"fmt"
-	"os"
-	"strings"
 	"testing"
 )
 
@@ -57,35 +55,5 @@ func TestScheduleAVX512(t *testing.T) {
 // data, VZEROUPPER before RET; no GFNI (which Bochs computes wrongly), and
 // no feature that internal/cpu's rule for avx512-vbmi does not check.
 func TestKeyAVX512AssemblyIsConstantTime(t *testing.T) {
-	data, err := os.ReadFile("key_avx512_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	funcs := asmFunctions(string(data))
-	if funcs["scheduleAVX512"] == nil {
-		t.Fatal("key_avx512_amd64.s has no function scheduleAVX512")
-	}
-	for name, lines := range funcs {
-		checkPublicAddressesAndBranches(t, name, lines)
-		for _, line := range lines {
-			if strings.HasPrefix(line, "VGF2P8") {
-				t.Errorf("%s: GFNI: %s", name, line)
-			}
-		}
-	}
-	checked := map[string]bool{"AVX": true, "AVX512F": true, "AVX512BW": true, "AVX512VL": true, "AVX512VBMI": true}
-	n := 0
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "// Requires: "); ok {
-			n++
-			for _, f := range strings.Split(rest, ", ") {
-				if !checked[f] {
-					t.Errorf("key_avx512_amd64.s requires %s, which internal/cpu does not check for avx512-vbmi", f)
-				}
-			}
-		}
-	}
-	if n != len(funcs) {
-		t.Errorf("%d Requires comments for %d functions", n, len(funcs))
-	}
+	checkAVX512Assembly(t, "key_avx512_amd64.s", "scheduleAVX512")
 }
