@@ -48,6 +48,7 @@ import (
 	"fmt"
 
 	"github.com/twofish-go/twofish/_asm/internal/a64"
+	"github.com/twofish-go/twofish/_asm/internal/spec"
 )
 
 func main() {
@@ -95,32 +96,6 @@ const (
 // temps are the temporaries of the transpositions.
 var temps = [4]int{23, 24, 25, 31}
 
-// The MDS matrix (section 4.2).
-var mds = [4][4]byte{
-	{0x01, 0xEF, 0x5B, 0x5B},
-	{0x5B, 0xEF, 0xEF, 0x01},
-	{0xEF, 0x5B, 0x01, 0xEF},
-	{0xEF, 0x01, 0xEF, 0x5B},
-}
-
-// gfMul multiplies in GF(2^8) modulo the MDS polynomial x^8 + x^6 + x^5 +
-// x^3 + 1 (0x169).
-func gfMul(a, b byte) byte {
-	var p uint
-	x, y := uint(a), uint(b)
-	for range 8 {
-		if y&1 != 0 {
-			p ^= x
-		}
-		y >>= 1
-		x <<= 1
-		if x&0x100 != 0 {
-			x ^= 0x169
-		}
-	}
-	return byte(p)
-}
-
 // constants emits the nibble tables of the MDS products: 5B·n, 5B·16n,
 // EF·n, EF·16n for n = 0..15, 16 bytes each.
 func constants(f *a64.File) {
@@ -129,7 +104,7 @@ func constants(f *a64.File) {
 		for _, shift := range []uint{0, 4} {
 			var t [16]byte
 			for x := range 16 {
-				t[x] = gfMul(c, byte(x<<shift))
+				t[x] = spec.GFMul(c, byte(x<<shift))
 			}
 			for h := range 2 {
 				var w uint64
@@ -220,14 +195,14 @@ func (g gen) gFunction(in [4]int) {
 		g.product(lo, hi, mulEF, pEF)
 		by := map[byte]int{0x01: s, 0x5B: p5B, 0xEF: pEF}
 		if j == 1 {
-			g.I("VEOR", b16(by[mds[3][1]]), b16(acc+2), b16(acc+3))
+			g.I("VEOR", b16(by[spec.MDS[3][1]]), b16(acc+2), b16(acc+3))
 			for i := range 3 {
-				g.I("VEOR", b16(by[mds[i][1]]), b16(acc+i), b16(acc+i))
+				g.I("VEOR", b16(by[spec.MDS[i][1]]), b16(acc+i), b16(acc+i))
 			}
 			continue
 		}
 		for i := range 4 {
-			g.I("VEOR", b16(by[mds[i][j]]), b16(acc+i), b16(acc+i))
+			g.I("VEOR", b16(by[spec.MDS[i][j]]), b16(acc+i), b16(acc+i))
 		}
 	}
 }

@@ -76,6 +76,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/twofish-go/twofish/_asm/internal/asmgen"
+	"github.com/twofish-go/twofish/_asm/internal/spec"
 )
 
 var c = build.NewContext()
@@ -120,29 +121,6 @@ const (
 	groupState = 16 * 64
 )
 
-// The MDS matrix (tables.go), over GF(2^8) modulo x^8+x^6+x^5+x^3+1.
-var mds = [4][4]byte{
-	{0x01, 0xEF, 0x5B, 0x5B},
-	{0x5B, 0xEF, 0xEF, 0x01},
-	{0xEF, 0x5B, 0x01, 0xEF},
-	{0xEF, 0x01, 0xEF, 0x5B},
-}
-
-func gfMul(a, b byte) byte {
-	var p byte
-	for ; b != 0; b >>= 1 {
-		if b&1 != 0 {
-			p ^= a
-		}
-		hi := a&0x80 != 0
-		a <<= 1
-		if hi {
-			a ^= 0x69 // x^8 = x^6+x^5+x^3+1
-		}
-	}
-	return p
-}
-
 // Constants in memory.
 var (
 	// mulLo[m] and mulHi[m] are the VPERMB tables of the products by m of
@@ -169,8 +147,8 @@ func table(name string, f func(i int) byte) operand.Mem {
 
 func constants() {
 	for _, m := range []byte{0x5B, 0xEF} {
-		mulLo[m] = table(fmt.Sprintf("mul%02XLo", m), func(i int) byte { return gfMul(m, byte(i&15)) })
-		mulHi[m] = table(fmt.Sprintf("mul%02XHi", m), func(i int) byte { return gfMul(m, byte(i&15)<<4) })
+		mulLo[m] = table(fmt.Sprintf("mul%02XLo", m), func(i int) byte { return spec.GFMul(m, byte(i&15)) })
+		mulHi[m] = table(fmt.Sprintf("mul%02XHi", m), func(i int) byte { return spec.GFMul(m, byte(i&15)<<4) })
 	}
 	// Byte 4b+w of a lane takes byte 4w+b.
 	byteTranspose = table("byteTranspose", func(i int) byte { return byte(i&^15 | (i&3)<<2 | (i&15)>>2) })
@@ -384,7 +362,7 @@ func (a *xorAcc) sum() zmm {
 func count(j int, m byte) int {
 	n := 0
 	for i := range 4 {
-		if mds[i][j] == m {
+		if spec.MDS[i][j] == m {
 			n++
 		}
 	}
@@ -410,7 +388,7 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 			c.VPERMB(mulLo[m], y, lo.r)
 			c.VPERMB(mulHi[m], hi, h.r)
 			for i := range 4 {
-				if mds[i][j] == m {
+				if spec.MDS[i][j] == m {
 					acc[i].add(lo)
 					acc[i].add(h)
 				}
@@ -418,7 +396,7 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 		}
 		// Each column holds one 01; y is free to be overwritten now.
 		for i := range 4 {
-			if mds[i][j] == 1 {
+			if spec.MDS[i][j] == 1 {
 				acc[i].add(&term{y, 1})
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/twofish-go/twofish/_asm/internal/spec"
 )
 
 // The 4-block kernels, for the few blocks that a group of 64 would mostly
@@ -348,7 +350,7 @@ func mdsShuffle(from [4]int, m byte, occ int) (operand.Mem, bool) {
 		w, i := b/4, b%4
 		n := 0
 		for j := range 4 {
-			if mds[i][j] != m {
+			if spec.MDS[i][j] != m {
 				continue
 			}
 			if n == occ {

@@ -67,6 +67,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/twofish-go/twofish/_asm/internal/asmgen"
+	"github.com/twofish-go/twofish/_asm/internal/spec"
 )
 
 var c = build.NewContext()
@@ -80,34 +81,6 @@ func main() {
 
 type zmm = reg.VecVirtual
 
-// The t-boxes of q0 and q1 (section 4.3.5, internal/kernel/tables.go).
-var qt = [2][4][16]byte{
-	{
-		{0x8, 0x1, 0x7, 0xD, 0x6, 0xF, 0x3, 0x2, 0x0, 0xB, 0x5, 0x9, 0xE, 0xC, 0xA, 0x4},
-		{0xE, 0xC, 0xB, 0x8, 0x1, 0x2, 0x3, 0x5, 0xF, 0x4, 0xA, 0x6, 0x7, 0x0, 0x9, 0xD},
-		{0xB, 0xA, 0x5, 0xE, 0x6, 0xD, 0x9, 0x0, 0xC, 0x8, 0xF, 0x3, 0x2, 0x4, 0x7, 0x1},
-		{0xD, 0x7, 0xF, 0x4, 0x1, 0x2, 0x6, 0xE, 0x9, 0xB, 0x3, 0x0, 0x8, 0x5, 0xC, 0xA},
-	},
-	{
-		{0x2, 0x8, 0xB, 0xD, 0xF, 0x7, 0x6, 0xE, 0x3, 0x1, 0x9, 0x4, 0x0, 0xA, 0xC, 0x5},
-		{0x1, 0xE, 0x2, 0xB, 0x4, 0xC, 0x3, 0x7, 0x6, 0xD, 0xA, 0x5, 0xF, 0x9, 0x0, 0x8},
-		{0x4, 0xC, 0x7, 0x5, 0x1, 0x6, 0x9, 0xA, 0x0, 0xE, 0xD, 0x8, 0x2, 0xB, 0x3, 0xF},
-		{0xB, 0x9, 0x5, 0x1, 0xC, 0x3, 0xD, 0xE, 0x6, 0x4, 0x7, 0xF, 0x2, 0x0, 0x8, 0xA},
-	},
-}
-
-// qPerm is q0 (q = 0) or q1 on x (section 4.3.5).
-func qPerm(q int, x byte) byte {
-	t := &qt[q]
-	ror4 := func(v byte) byte { return (v>>1 | v<<3) & 0xF }
-	a, b := x>>4, x&0xF
-	a, b = a^b, (a^ror4(b)^(a<<3))&0xF
-	a, b = t[0][a], t[1][b]
-	a, b = a^b, (a^ror4(b)^(a<<3))&0xF
-	a, b = t[2][a], t[3][b]
-	return b<<4 | a
-}
-
 // qType[m][j] is the permutation (0 for q0, 1 for q1) that byte j of the h
 // function passes through at the level that XORs in key word L[m], and
 // lastType[j] the last one (internal/kernel/key_ct.go).
@@ -115,30 +88,6 @@ var (
 	qType    = [4][4]int{{0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1, 0, 0}, {1, 0, 0, 1}}
 	lastType = [4]int{1, 0, 1, 0}
 )
-
-// The MDS matrix (internal/kernel/tables.go), over GF(2^8) modulo
-// x^8+x^6+x^5+x^3+1.
-var mds = [4][4]byte{
-	{0x01, 0xEF, 0x5B, 0x5B},
-	{0x5B, 0xEF, 0xEF, 0x01},
-	{0xEF, 0x5B, 0x01, 0xEF},
-	{0xEF, 0x01, 0xEF, 0x5B},
-}
-
-func gfMul(a, b byte) byte {
-	var p byte
-	for ; b != 0; b >>= 1 {
-		if b&1 != 0 {
-			p ^= a
-		}
-		hi := a&0x80 != 0
-		a <<= 1
-		if hi {
-			a ^= 0x69 // x^8 = x^6+x^5+x^3+1
-		}
-	}
-	return p
-}
 
 // The offsets of the key bytes in the argument in (keyBytesAVX512 in
 // internal/kernel/key_avx512_amd64.go): byte j of L[m] at svOffset+4m+j,
@@ -186,12 +135,12 @@ func data(name string, n int, f func(i int) byte) operand.Mem {
 }
 
 func constants() {
-	qTab[0] = data("q0", 256, func(i int) byte { return qPerm(0, byte(i)) })
-	qTab[1] = data("q1", 256, func(i int) byte { return qPerm(1, byte(i)) })
-	mulLo[0x5B] = data("mul5BLo", 64, func(i int) byte { return gfMul(0x5B, byte(i&15)) })
-	mulHi[0x5B] = data("mul5BHi", 64, func(i int) byte { return gfMul(0x5B, byte(i&15)<<4) })
-	mulLo[0xEF] = data("mulEFLo", 64, func(i int) byte { return gfMul(0xEF, byte(i&15)) })
-	mulHi[0xEF] = data("mulEFHi", 64, func(i int) byte { return gfMul(0xEF, byte(i&15)<<4) })
+	qTab[0] = data("q0", 256, func(i int) byte { return spec.Q(0, byte(i)) })
+	qTab[1] = data("q1", 256, func(i int) byte { return spec.Q(1, byte(i)) })
+	mulLo[0x5B] = data("mul5BLo", 64, func(i int) byte { return spec.GFMul(0x5B, byte(i&15)) })
+	mulHi[0x5B] = data("mul5BHi", 64, func(i int) byte { return spec.GFMul(0x5B, byte(i&15)<<4) })
+	mulLo[0xEF] = data("mulEFLo", 64, func(i int) byte { return spec.GFMul(0xEF, byte(i&15)) })
+	mulHi[0xEF] = data("mulEFHi", 64, func(i int) byte { return spec.GFMul(0xEF, byte(i&15)<<4) })
 	// Lane 2t+s takes byte 32h+t of the first register (s = 0) or of the
 	// second (index bit 6).
 	pairs[0] = data("pairs0", 64, func(i int) byte { return byte(i/2 + 64*(i&1)) })
@@ -347,7 +296,7 @@ func schedule() {
 			p := products(y)
 			var b [4]zmm
 			for i := range b {
-				b[i] = p[mds[i][j]]
+				b[i] = p[spec.MDS[i][j]]
 			}
 			for o, w := range words(b) {
 				c.VMOVDQU64(w, operand.Mem{Base: tables, Disp: 1024*j + 256*g + 64*o})
@@ -355,7 +304,7 @@ func schedule() {
 		}
 	}
 
-	// h of the subkeys: byte i is the XOR over j of mds[i][j] times chain j.
+	// h of the subkeys: byte i is the XOR over j of spec.MDS[i][j] times chain j.
 	c.Label("subkeys")
 	var p [4]map[byte]zmm
 	for j := range p {
@@ -366,9 +315,9 @@ func schedule() {
 	var b [4]zmm
 	for i := range b {
 		b[i] = c.ZMM()
-		c.VMOVDQA64(p[0][mds[i][0]], b[i])
-		c.VPTERNLOGD(operand.U8(0x96), p[1][mds[i][1]], p[2][mds[i][2]], b[i])
-		c.VPXORD(p[3][mds[i][3]], b[i], b[i])
+		c.VMOVDQA64(p[0][spec.MDS[i][0]], b[i])
+		c.VPTERNLOGD(operand.U8(0x96), p[1][spec.MDS[i][1]], p[2][spec.MDS[i][2]], b[i])
+		c.VPXORD(p[3][spec.MDS[i][3]], b[i], b[i])
 	}
 	w := words(b)
 	for o := range 3 {
