@@ -86,6 +86,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/twofish-go/twofish/_asm/internal/asmgen"
+	"github.com/twofish-go/twofish/_asm/internal/spec"
 )
 
 var c = build.NewContext()
@@ -121,13 +122,6 @@ var mdsProduct = [4][4]int{
 	{2, 1, 0, 2},
 	{2, 0, 2, 1},
 }
-
-// qType[m][j] is the q (0 or 1) of byte j at the level of key word L[m],
-// lastType[j] the last q of byte j (key.go's qLevel, key_ct.go's qType).
-var (
-	qType    = [4][4]int{{0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1, 0, 0}, {1, 0, 0, 1}}
-	lastType = [4]int{1, 0, 1, 0}
-)
 
 // The constant vectors: the nibble mask, and the VPSHUFB control that
 // transposes each lane's 4x4 bytes (byte i of dword k to byte k of dword i).
@@ -290,9 +284,9 @@ func firstMix(ks reg.Register, chs []*chain) {
 // into the second, up to the last permutation's first layer.
 func layerSteps(steps []func(), ks reg.Register, chs []*chain, kw, j int) []func() {
 	for s := 0; ; s++ {
-		q := lastType[j]
+		q := spec.QLast[j]
 		if s < kw {
-			q = qType[kw-1-s][j]
+			q = spec.QLevel[kw-1-s][j]
 		}
 		// P after the first mix (ror4) or after a second layer (mix4).
 		p := 3
@@ -997,9 +991,9 @@ func round8(ks reg.Register, kw int, dec bool, x, y, p, q reg.VecVirtual, k0, k1
 			p = 2
 		}
 		lanes(func(j, i int) operand.Mem {
-			qt := lastType[j]
+			qt := spec.QLast[j]
 			if st < kw {
-				qt = qType[kw-1-st][j]
+				qt = spec.QLevel[kw-1-st][j]
 			}
 			return firstTable(ks, qt, [3]int{0, p, 1}[i])
 		})

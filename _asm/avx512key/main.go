@@ -81,14 +81,6 @@ func main() {
 
 type zmm = reg.VecVirtual
 
-// qType[m][j] is the permutation (0 for q0, 1 for q1) that byte j of the h
-// function passes through at the level that XORs in key word L[m], and
-// lastType[j] the last one (internal/kernel/key_ct.go).
-var (
-	qType    = [4][4]int{{0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1, 0, 0}, {1, 0, 0, 1}}
-	lastType = [4]int{1, 0, 1, 0}
-)
-
 // The offsets of the key bytes in the argument in (keyBytesAVX512 in
 // internal/kernel/key_avx512_amd64.go): byte j of L[m] at svOffset+4m+j,
 // bytes j of Me[m] and Mo[m] at memoOffset+8m+2j.
@@ -172,12 +164,12 @@ func lookup(t int, v zmm) zmm {
 // a register.
 func chains(j, kw, ng int, key func(m int) zmm) []zmm {
 	v := make([]zmm, ng)
-	first := q[qType[kw-1][j]]
+	first := q[spec.QLevel[kw-1][j]]
 	for m := kw - 1; m >= 0; m-- {
 		b := key(m)
-		next := lastType[j]
+		next := spec.QLast[j]
 		if m > 0 {
-			next = qType[m-1][j]
+			next = spec.QLevel[m-1][j]
 		}
 		for g := range v {
 			x := c.ZMM()

@@ -57,3 +57,11 @@ func Q(q int, x byte) byte {
 	a, b = t[2][a], t[3][b]
 	return b<<4 | a
 }
+
+// QLevel[m][j] is the permutation (0 for q0, 1 for q1) that byte j of the
+// h function passes through at the level that XORs in key word L[m], and
+// QLast[j] the last one (section 4.3.2).
+var (
+	QLevel = [4][4]int{{0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1, 0, 0}, {1, 0, 0, 1}}
+	QLast  = [4]int{1, 0, 1, 0}
+)
