@@ -4,11 +4,12 @@ package cpu
 
 // The implementations of this build: the portable code only.
 var (
-	blockImpls   = []string{"generic", "generic-ct"}
-	blockCTImpls = []string{"generic-ct"}
-	scalarImpls  = []string{"generic"}
-	ghashImpls   = []string{"generic"}
-	ocbMaskImpls = []string{"generic"}
+	blockImpls    = []string{"generic", "generic-ct"}
+	blockCTImpls  = []string{"generic-ct"}
+	scalarImpls   = []string{"generic"}
+	ghashImpls    = []string{"generic"}
+	ocbMaskImpls  = []string{"generic"}
+	keySchedImpls = []string{"generic"}
 )
 
 // scalarWhy is the reason of the scalar body's choice.

@@ -15,10 +15,10 @@ import "github.com/twofish-go/twofish/internal/cpu"
 // the key words, which takes the same time for every key (splitKey), and
 // the last steps of the subkeys (combineSubkeys).
 
-// keyAVX512 is whether this CPU runs scheduleAVX512: it needs what the
-// avx512-vbmi kernel needs, AVX512F, BW and VBMI with the operating
-// system's support for the zmm registers.
-var keyAVX512 = cpu.Host().Block.Supported("avx512-vbmi")
+// keyAVX512 is whether internal/cpu chose scheduleAVX512 for this CPU; it
+// needs AVX512F, BW and VBMI with the operating system's support for the
+// zmm registers.
+var keyAVX512 = cpu.Host().KeySched.Name == "avx512-vbmi"
 
 // keyBytesAVX512 is the key material that scheduleAVX512 reads, at fixed
 // offsets: byte j of L[m] (the S vector, as keyWords.sv holds it) at 4m+j,
