@@ -390,3 +390,19 @@ func TestSealStrongerThanCeiling(t *testing.T) {
 		t.Error("the message did not survive seal and open with a raised ceiling")
 	}
 }
+
+// TestChunkWorkers checks that the largest chunk a header may ask for
+// keeps runChunks' buffers within chunkMemory on any number of cores, and
+// that the default chunk runs a worker a core on up to 64 cores.
+func TestChunkWorkers(t *testing.T) {
+	big := 2<<maxChunkLog + sealTagSize
+	for _, procs := range []int{1, 2, 64, 1024} {
+		w := chunkWorkers(procs, big)
+		if w < 1 || w > procs || (2*w+2)*big > chunkMemory {
+			t.Errorf("%d cores, 16 MiB chunks: %d workers, %d MiB of buffers", procs, w, (2*w+2)*big>>20)
+		}
+		if got := chunkWorkers(procs, 2<<defaultChunkLog+sealTagSize); procs <= 64 && got != procs {
+			t.Errorf("%d cores, 64 KiB chunks: %d workers", procs, got)
+		}
+	}
+}

@@ -240,13 +240,26 @@ func openChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress
 	}, true)
 }
 
+// chunkMemory bounds the buffers of runChunks: the chunk size comes from
+// a file's header (up to 16 MiB, in and out), and a buffer pair for each
+// of 2·GOMAXPROCS+2 jobs would otherwise take 4 GiB on a 64-core machine.
+const chunkMemory = 256 << 20
+
+// chunkWorkers returns how many workers runChunks runs on procs cores for
+// chunks whose input and output take pair bytes: one a core, but no more
+// than keep the 2·workers+2 buffer pairs within chunkMemory, and at least
+// one.
+func chunkWorkers(procs, pair int) int {
+	return max(1, min(procs, (chunkMemory/pair-2)/2))
+}
+
 // runChunks reads r in chunks of inSize bytes (the last may be shorter),
 // processes them on GOMAXPROCS workers and writes their outputs in order to
 // w. A chunk is the last if the input ends with it; an empty input is one
 // empty last chunk, except when opening (open), where it is an error.
 // Memory stays at a few chunks whatever the input's size.
 func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int), process func(*sealJob) error, open bool) error {
-	workers := runtime.GOMAXPROCS(0)
+	workers := chunkWorkers(runtime.GOMAXPROCS(0), inSize+outSize)
 	nbuf := 2*workers + 2
 	free := make(chan *sealJob, nbuf)
 	for range nbuf {
