@@ -1,9 +1,10 @@
 package main
 
 import (
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/twofish-go/twofish/_asm/internal/asmgen"
 )
 
 // The CTR kernel is the 64-block encryption kernel with the counter blocks
@@ -42,12 +43,11 @@ type ctrKernel struct {
 var ctrOffsets, ctr64, ctrOne, ctrSwap operand.Mem
 
 func ctrConstants() {
-	ctrOffsets = c.StaticGlobal("ctrOffsets")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	offsets := make([]uint64, 2*blocks)
 	for b := range blocks {
-		c.AppendDatum(operand.U64(b))
-		c.AppendDatum(operand.U64(0))
+		offsets[2*b] = uint64(b)
 	}
+	ctrOffsets = asmgen.Words(c, "ctrOffsets", offsets...)
 	ctr64 = table("ctr64", func(i int) byte {
 		if i%16 == 0 {
 			return blocks

@@ -66,11 +66,9 @@
 package main
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -132,18 +130,7 @@ var (
 )
 
 // table emits a 64-byte constant whose byte i is f(i).
-func table(name string, f func(i int) byte) operand.Mem {
-	var b [64]byte
-	for i := range b {
-		b[i] = f(i)
-	}
-	m := c.StaticGlobal(name)
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < len(b); i += 8 {
-		c.AppendDatum(operand.U64(binary.LittleEndian.Uint64(b[i:])))
-	}
-	return m
-}
+func table(name string, f func(i int) byte) operand.Mem { return asmgen.Bytes(c, name, 64, f) }
 
 func constants() {
 	for _, m := range []byte{0x5B, 0xEF} {

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/twofish-go/twofish/_asm/internal/asmgen"
 )
 
 // The XTS kernels are the 64-block kernels with IEEE 1619's tweaks made in
@@ -38,16 +39,12 @@ type xtsKernel struct {
 var xtsLeft, xtsRight operand.Mem
 
 func xtsConstants() {
-	xtsLeft = c.StaticGlobal("xtsLeft")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	var left, right [8]uint64
 	for l := range 8 {
-		c.AppendDatum(operand.U64(l / 2))
+		left[l], right[l] = uint64(l/2), uint64(64-l/2)
 	}
-	xtsRight = c.StaticGlobal("xtsRight")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for l := range 8 {
-		c.AppendDatum(operand.U64(64 - l/2))
-	}
+	xtsLeft = asmgen.Words(c, "xtsLeft", left[:]...)
+	xtsRight = asmgen.Words(c, "xtsRight", right[:]...)
 }
 
 func (o *xtsKernel) name() string { return "XTS" }

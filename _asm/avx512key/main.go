@@ -59,9 +59,6 @@
 package main
 
 import (
-	"encoding/binary"
-
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -113,18 +110,7 @@ var (
 )
 
 // data emits a constant whose byte i is f(i), n bytes long.
-func data(name string, n int, f func(i int) byte) operand.Mem {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = f(i)
-	}
-	m := c.StaticGlobal(name)
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < len(b); i += 8 {
-		c.AppendDatum(operand.U64(binary.LittleEndian.Uint64(b[i:])))
-	}
-	return m
-}
+func data(name string, n int, f func(i int) byte) operand.Mem { return asmgen.Bytes(c, name, n, f) }
 
 func constants() {
 	qTab[0] = data("q0", 256, func(i int) byte { return spec.Q(0, byte(i)) })

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
@@ -66,4 +67,25 @@ func RefuseBP(f *ir.File) error {
 		}
 	}
 	return nil
+}
+
+// Words emits a read-only constant of the 64-bit words w, called name, and
+// returns it.
+func Words(ctx *build.Context, name string, w ...uint64) operand.Mem {
+	m := ctx.StaticGlobal(name)
+	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
+	for _, x := range w {
+		ctx.AppendDatum(operand.U64(x))
+	}
+	return m
+}
+
+// Bytes emits a read-only constant of n bytes (a multiple of 8), byte i
+// f(i), called name, and returns it.
+func Bytes(ctx *build.Context, name string, n int, f func(i int) byte) operand.Mem {
+	w := make([]uint64, n/8)
+	for i := range n {
+		w[i/8] |= uint64(f(i)) << (8 * (i % 8))
+	}
+	return Words(ctx, name, w...)
 }
