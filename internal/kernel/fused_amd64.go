@@ -10,14 +10,12 @@ package kernel
 // blocks and XORs the key stream in itself (avx512-vbmi). The caller does
 // the rest. All the groups go to one kernel call.
 func (c *Cipher) CTRGroups(dst, src []byte, ctr *[2]uint64) int {
-	n := len(src) / (FusedGroup * BlockSize)
-	if n == 0 || c.Head() != AVX512VBMI {
+	n := c.fusedGroups(dst, src)
+	if n == 0 {
 		return 0
 	}
-	m := n * FusedGroup * BlockSize
-	_ = dst[m-1]
 	encryptCTR64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, ctr)
-	return m
+	return n * FusedGroup * BlockSize
 }
 
 // CBCDecryptGroups decrypts in CBC mode, from the IV *iv, the whole groups
@@ -27,14 +25,12 @@ func (c *Cipher) CTRGroups(dst, src []byte, ctr *[2]uint64) int {
 // itself (avx512-vbmi). The caller does the rest. All the groups go to one
 // kernel call.
 func (c *Cipher) CBCDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
-	n := len(src) / (FusedGroup * BlockSize)
-	if n == 0 || c.Head() != AVX512VBMI {
+	n := c.fusedGroups(dst, src)
+	if n == 0 {
 		return 0
 	}
-	m := n * FusedGroup * BlockSize
-	_ = dst[m-1]
 	decryptCBC64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, iv)
-	return m
+	return n * FusedGroup * BlockSize
 }
 
 // XTSGroups encrypts or decrypts in XTS mode the whole groups of 64 blocks
@@ -46,16 +42,26 @@ func (c *Cipher) CBCDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
 // (avx512-vbmi). The caller does the rest. All the groups go to one kernel
 // call.
 func (c *Cipher) XTSGroups(dst, src []byte, tweak *[2]uint64, dec bool) int {
-	n := len(src) / (FusedGroup * BlockSize)
-	if n == 0 || c.Head() != AVX512VBMI {
+	n := c.fusedGroups(dst, src)
+	if n == 0 {
 		return 0
 	}
-	m := n * FusedGroup * BlockSize
-	_ = dst[m-1]
 	if dec {
 		decryptXTS64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, tweak)
 	} else {
 		encryptXTS64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, tweak)
 	}
-	return m
+	return n * FusedGroup * BlockSize
+}
+
+// fusedGroups returns how many whole groups of 64 blocks of src (and dst,
+// which must be as long) c's fused kernels take: none unless its bulk
+// kernel is avx512-vbmi.
+func (c *Cipher) fusedGroups(dst, src []byte) int {
+	n := len(src) / (FusedGroup * BlockSize)
+	if n == 0 || c.Head() != AVX512VBMI {
+		return 0
+	}
+	_ = dst[n*FusedGroup*BlockSize-1]
+	return n
 }
