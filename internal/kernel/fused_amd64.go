@@ -54,12 +54,17 @@ func (c *Cipher) XTSGroups(dst, src []byte, tweak *[2]uint64, dec bool) int {
 	return n * FusedGroup * BlockSize
 }
 
+// Fused reports whether c's bulk kernel has the fused mode kernels of
+// CTRGroups, CBCDecryptGroups and XTSGroups (avx512-vbmi), so that a
+// caller can tell before it calls them.
+func (c *Cipher) Fused() bool { return c.Head() == AVX512VBMI }
+
 // fusedGroups returns how many whole groups of 64 blocks of src (and dst,
 // which must be as long) c's fused kernels take: none unless its bulk
 // kernel is avx512-vbmi.
 func (c *Cipher) fusedGroups(dst, src []byte) int {
 	n := len(src) / (FusedGroup * BlockSize)
-	if n == 0 || c.Head() != AVX512VBMI {
+	if n == 0 || !c.Fused() {
 		return 0
 	}
 	_ = dst[n*FusedGroup*BlockSize-1]

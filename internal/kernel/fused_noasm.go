@@ -2,6 +2,9 @@
 
 package kernel
 
+// Fused reports that no kernel of this build has fused mode kernels.
+func (c *Cipher) Fused() bool { return false }
+
 // CTRGroups reports that no kernel of this build makes CTR's counter
 // blocks itself: it does nothing and returns 0.
 func (c *Cipher) CTRGroups([]byte, []byte, *[2]uint64) int { return 0 }
