@@ -10,7 +10,7 @@
 // look-up in memory: no memory address depends on the key or the data, and
 // the only branch is the loop counter. They read the byte-sliced schedule
 // of avx512-vbmi (key_avx512.go, expandSliced): key-dependent S-box j,
-// before the MDS multiply, as the 256 bytes at offset 256j, and the
+// before the MDS multiply, as the 256 bytes at offset 4288+256j, and the
 // subkeys at 4096.
 //
 // The g function is byte-sliced: one register holds byte j of one word of
@@ -62,7 +62,7 @@ func main() {
 
 // Offsets into the schedule (key.go, key_avx512.go).
 const (
-	sboxOffset    = 0    // S-box j at 256j
+	sboxOffset    = 4288 // S-box j at 4288+256j (key.go's slicedOffset)
 	subkeysOffset = 4096 // k [40]uint32
 )
 

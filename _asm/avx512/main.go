@@ -103,9 +103,10 @@ func main() {
 }
 
 // Offsets into the schedule (key.go): the four S-boxes as bytes, S-box j at
-// 256j, where expandSliced (key_avx512.go) puts them; and the subkeys.
+// slicedOffset+256j, where expandSliced (key_avx512.go) puts them; and the
+// subkeys.
 const (
-	sboxOffset    = 0
+	sboxOffset    = 4288
 	subkeysOffset = 4096
 )
 

@@ -112,8 +112,8 @@ func (c *Cipher) Init(p Plan, key []byte) {
 }
 
 // The layouts of key material in a Schedule: the MDS·S-box tables in s,
-// the byte-sliced S-boxes in s, or the nibble tables in ct; all three
-// read the subkeys in k.
+// the byte-sliced S-boxes at slicedOffset, or the nibble tables in ct;
+// all three read the subkeys in k.
 const (
 	tablesLayout = iota
 	slicedLayout
@@ -131,9 +131,10 @@ func (k *Kernel) layout() int {
 }
 
 // conflict reports whether a and b need different contents of the same
-// part of a Schedule.
+// part of a Schedule: the byte-sliced S-boxes and the nibble tables share
+// ct's bytes; the tables have s to themselves.
 func conflict(a, b *Kernel) bool {
-	return a.layout() != b.layout() && (a.sliced || b.sliced) && (a.layout() == tablesLayout || b.layout() == tablesLayout)
+	return a.layout() != b.layout() && a.layout() != tablesLayout && b.layout() != tablesLayout
 }
 
 // Keyed reports whether c was given a key.

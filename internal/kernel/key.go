@@ -3,12 +3,14 @@ package kernel
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // Schedule is the expanded key that every kernel reads: the four
 // key-dependent S-boxes already multiplied by their MDS columns, and the 40
 // whitening and round subkeys. Its layout is part of the assembly kernels'
-// contract: s at offset 0, k at offset 4096, ct at offset 4256.
+// contract: s at offset 0, k at offset 4096, ct at offset 4256, and the
+// byte-sliced S-boxes at slicedOffset, inside ct.
 type Schedule struct {
 	// s[j][x] is column j of the MDS matrix times key-dependent S-box j
 	// applied to x, so that g(X) = s[0][X0] ^ s[1][X1] ^ s[2][X2] ^ s[3][X3].
@@ -17,8 +19,23 @@ type Schedule struct {
 	// are the subkeys of round r.
 	k [40]uint32
 	// ct is the key material of the constant-time kernels (key_ct.go), at
-	// offset 4256; only their ladders fill it, and they leave s zero.
+	// offset 4256; only their ladders fill it, and they leave s zero. The
+	// byte-sliced kernels keep their S-boxes in the same bytes (sliced):
+	// no plan runs both, and so a plan of table kernels and a byte-sliced
+	// one (NewCipher with avx512-vbmi) needs one Schedule, not two.
 	ct ctSchedule
+}
+
+// slicedOffset is where the byte-sliced S-boxes are in a Schedule: the
+// first 64-byte boundary in ct (4256 is 32 past one), so that the kernels'
+// 64-byte loads of them do not straddle cache lines.
+const slicedOffset = 4288
+
+// sliced returns the byte-sliced S-boxes of ks, S-box j (before the MDS
+// multiply) at bytes 256j..256j+255 in memory order, which the byte-sliced
+// kernels read at slicedOffset.
+func (ks *Schedule) sliced() *[256]uint32 {
+	return (*[256]uint32)(unsafe.Add(unsafe.Pointer(ks), slicedOffset))
 }
 
 // qLevel[m][j] is the permutation that byte j of the h function passes
@@ -50,7 +67,8 @@ var (
 // expandTables computes the table kernels' schedule of a 16, 24 or 32-byte
 // key (section 4.3) into ks and,
 // unless sliced is nil, the byte-sliced kernels' schedule of it into
-// sliced (as expandSliced does, but with key-indexed look-ups).
+// sliced (as expandSliced does, but with key-indexed look-ups), which may
+// be ks.
 func (ks *Schedule) expandTables(key []byte, sliced *Schedule) {
 	w := splitKey(key)
 	ks.k = subkeys(w)
@@ -64,7 +82,7 @@ func (ks *Schedule) expandTables(key []byte, sliced *Schedule) {
 		}
 		if sliced != nil {
 			// Little-endian words: byte x of S-box j at byte 256j+x.
-			last, d := c.last, sliced.s[0][64*j:64*j+64]
+			last, d := c.last, sliced.sliced()[64*j:64*j+64]
 			for i := range d {
 				d[i] = uint32(last[y[4*i]]) | uint32(last[y[4*i+1]])<<8 |
 					uint32(last[y[4*i+2]])<<16 | uint32(last[y[4*i+3]])<<24
@@ -73,9 +91,6 @@ func (ks *Schedule) expandTables(key []byte, sliced *Schedule) {
 	}
 	if sliced != nil {
 		sliced.k = ks.k
-		for j := 1; j < 4; j++ {
-			sliced.s[j] = [256]uint32{}
-		}
 	}
 }
 

@@ -21,9 +21,8 @@ var sboxInputs = func() (in [2][4]planes) {
 // expandSliced computes the schedule of a 16, 24 or 32-byte key for the
 // byte-sliced kernels: ks.k as expand computes it, and S-box j (key-dependent
 // S-box j of the specification, before the MDS multiply) as the bytes
-// 256j..256j+255 of ks.s, in memory order, in place of the table kernels'
-// s[0]. The rest of ks.s is left zero. No memory address and no branch
-// depends on the key.
+// 256j..256j+255 of ks.sliced(), in memory order. ks.s is left as it was.
+// No memory address and no branch depends on the key.
 func (ks *Schedule) expandSliced(key []byte) {
 	w := splitKey(key)
 	ks.k = subkeysCT(w)
@@ -33,19 +32,16 @@ func (ks *Schedule) expandSliced(key []byte) {
 		for g := range p {
 			p[g].transpose()
 			// Little-endian words: byte x of S-box j at byte 256j+x.
-			d := ks.s[0][64*j+16*g:]
+			d := ks.sliced()[64*j+16*g:]
 			for r, v := range p[g] {
 				d[2*r], d[2*r+1] = uint32(v), uint32(v>>32)
 			}
 		}
-	}
-	for j := 1; j < 4; j++ {
-		ks.s[j] = [256]uint32{}
 	}
 }
 
 // slicedSbox returns byte x of S-box j as expandSliced stores it.
 func (ks *Schedule) slicedSbox(j int, x byte) byte {
 	i := 256*j + int(x)
-	return byte(ks.s[0][i/4] >> (8 * (i % 4)))
+	return byte(ks.sliced()[i/4] >> (8 * (i % 4)))
 }

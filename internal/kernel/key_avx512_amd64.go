@@ -44,9 +44,9 @@ func scheduleAVX512(tables *[4][256]uint32, sliced *[256]uint32, h *[48]uint32, 
 // expandAVX512 computes the schedule of a 16, 24 or 32-byte key into
 // tables and sliced, either of which may be nil: the subkeys into the k
 // of both, the MDS·S-box tables into tables.s and the byte-sliced S-boxes
-// into sliced.s[0], as expandTables(key, sliced) does, but with no
+// into sliced.sliced(), as expandTables(key, sliced) does, but with no
 // secret-indexed memory access or branch, so that it serves expandSliced's
-// callers too. It leaves sliced.s[1:] as it was. The CPU must run
+// callers too. tables and sliced may be the same Schedule. The CPU must run
 // scheduleAVX512 (keyAVX512).
 func expandAVX512(tables, sliced *Schedule, key []byte) {
 	w := splitKey(key)
@@ -63,7 +63,7 @@ func expandAVX512(tables, sliced *Schedule, key []byte) {
 		s = &tables.s
 	}
 	if sliced != nil {
-		y = &sliced.s[0]
+		y = sliced.sliced()
 	}
 	scheduleAVX512(s, y, &h, &in, w.k)
 	var a, b [20]uint32

@@ -29,19 +29,26 @@ func TestScheduleAVX512(t *testing.T) {
 				}
 				var tables, sliced Schedule
 				tables.expandTables(key, &sliced)
-				var both, bothSliced, alone, aloneSliced Schedule
+				var shared, both, bothSliced, alone, aloneSliced Schedule
+				expandAVX512(&shared, &shared, key)
 				expandAVX512(&both, &bothSliced, key)
 				expandAVX512(&alone, nil, key)
 				expandAVX512(nil, &aloneSliced, key)
-				for name, got := range map[string]*Schedule{"tables (with sliced)": &both, "tables (alone)": &alone} {
-					if got.s != tables.s || got.k != tables.k || got.ct != (ctSchedule{}) {
+				for name, got := range map[string]*Schedule{"tables (shared)": &shared, "tables (with sliced)": &both, "tables (alone)": &alone} {
+					if got.s != tables.s || got.k != tables.k {
 						t.Fatalf("key %x: %s differ from expandTables", key, name)
 					}
 				}
-				for name, got := range map[string]*Schedule{"sliced (with tables)": &bothSliced, "sliced (alone)": &aloneSliced} {
-					if got.s != sliced.s || got.k != sliced.k || got.ct != (ctSchedule{}) {
+				if alone.ct != (ctSchedule{}) || both.ct != (ctSchedule{}) {
+					t.Fatalf("key %x: the tables alone wrote the byte-sliced S-boxes", key)
+				}
+				for name, got := range map[string]*Schedule{"sliced (shared)": &shared, "sliced (with tables)": &bothSliced, "sliced (alone)": &aloneSliced} {
+					if *got.sliced() != *sliced.sliced() || got.k != sliced.k {
 						t.Fatalf("key %x: %s differs from expandTables", key, name)
 					}
+				}
+				if bothSliced.s != ([4][256]uint32{}) || aloneSliced.s != ([4][256]uint32{}) {
+					t.Fatalf("key %x: the byte-sliced S-boxes alone wrote the tables", key)
 				}
 			}
 		})
