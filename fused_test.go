@@ -154,7 +154,7 @@ func TestFusedGCMCounter(t *testing.T) {
 				src := randBytes(r, 2048+n)
 				var j0 [BlockSize]byte
 				copy(j0[:], randBytes(r, BlockSize))
-				binary.BigEndian.PutUint32(j0[12:], uint32(1<<32-1-wrapAfter-2048/BlockSize-1))
+				binary.BigEndian.PutUint32(j0[12:], ^uint32(0)-uint32(wrapAfter+2048/BlockSize+1))
 				var out [2][]byte
 				var ys, masks [2][BlockSize]byte
 				for i, b := range []cipher.Block{c, plain} {
