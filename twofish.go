@@ -66,9 +66,7 @@ func newCipher(key []byte, p kernel.Plan) (*Cipher, error) {
 	default:
 		return nil, KeySizeError(len(key))
 	}
-	c := new(Cipher)
-	c.k.Init(p, key)
-	return c, nil
+	return kernel.New(p, key, func(c *Cipher) *kernel.Cipher { return &c.k }), nil
 }
 
 // BlockSize returns the Twofish block size, 16 bytes.

@@ -10,8 +10,8 @@
 // look-up in memory: no memory address depends on the key or the data, and
 // the only branch is the loop counter. They read the byte-sliced schedule
 // of avx512-vbmi (key_avx512.go, expandSliced): key-dependent S-box j,
-// before the MDS multiply, as the 256 bytes at offset 4288+256j, and the
-// subkeys at 4096.
+// before the MDS multiply, as the 256 bytes at offset 160+256j from the
+// schedule the kernels are passed, and the subkeys at 0.
 //
 // The g function is byte-sliced: one register holds byte j of one word of
 // the 16 blocks, so that S-box j applies to all of them at once. An S-box
@@ -60,10 +60,11 @@ func main() {
 	})
 }
 
-// Offsets into the schedule (key.go, key_avx512.go).
+// Offsets from the schedule (key.go, key_avx512.go), which the kernels'
+// argument points to.
 const (
-	sboxOffset    = 4288 // S-box j at 4288+256j (key.go's slicedOffset)
-	subkeysOffset = 4096 // k [40]uint32
+	sboxOffset    = 160 // S-box j at 160+256j (key.go's slicedOffset)
+	subkeysOffset = 0   // k [40]uint32
 )
 
 // General-purpose registers.

@@ -60,7 +60,7 @@
 // accumulates the products there instead, and the g outputs as words).
 // Word w of block 8q+2k+l is dword k of lane l of words[w][q]. The kernels
 // read the schedule (key.go, key_ct.go) at fixed offsets: the subkeys k at
-// 4096, the nibble tables of ctSchedule from 4256. Every memory operand is
+// 0, the nibble tables of ctSchedule from 160. Every memory operand is
 // a base register plus a constant: the frame, the schedule, the data
 // pointers and a pointer that walks the subkeys.
 //
@@ -104,10 +104,11 @@ func main() {
 	}, check)
 }
 
-// Offsets into the schedule (key.go, key_ct.go; TestCTLayout pins them).
+// Offsets from the schedule (key.go, key_ct.go; TestCTLayout pins them),
+// which the kernels' argument points to.
 const (
-	subkeysOffset = 4096           // k [40]uint32
-	ctOffset      = 4256           // ct ctSchedule
+	subkeysOffset = 0              // k [40]uint32
+	ctOffset      = 160            // the nibble tables, a ctSchedule
 	mixOffset     = ctOffset + 0   // mix [16]byte
 	firstOffset   = ctOffset + 16  // first [2][4][16]byte
 	secondOffset  = ctOffset + 144 // second [4][4][3][16]byte

@@ -102,12 +102,12 @@ func main() {
 	})
 }
 
-// Offsets into the schedule (key.go): the four S-boxes as bytes, S-box j at
-// slicedOffset+256j, where expandSliced (key_avx512.go) puts them; and the
-// subkeys.
+// Offsets from the schedule (key.go), which the kernels' argument points
+// to: the subkeys, and the four S-boxes as bytes, S-box j at
+// slicedOffset+256j, where expandSliced (key_avx512.go) puts them.
 const (
-	sboxOffset    = 4288
-	subkeysOffset = 4096
+	subkeysOffset = 0
+	sboxOffset    = 160
 )
 
 const (

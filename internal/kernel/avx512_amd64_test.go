@@ -212,18 +212,18 @@ func BenchmarkAVX512Tail(b *testing.B) {
 	if !AVX512VBMI.Supported {
 		b.Skip("no AVX-512 VBMI")
 	}
-	var ks Schedule
+	ks := withLayouts(slicedLayout)
 	ks.expandSliced(make([]byte, 32))
 	buf := make([]byte, 64*BlockSize)
 	b.Run("kernel=64", func(b *testing.B) {
 		for b.Loop() {
-			encryptBlocks64AVX512(&ks, &buf[0], &buf[0], 1)
+			encryptBlocks64AVX512(ks, &buf[0], &buf[0], 1)
 		}
 	})
 	for _, groups := range []int{1, 2, 3, 4} {
 		b.Run(fmt.Sprintf("kernel=4/blocks=%d", 4*groups), func(b *testing.B) {
 			for b.Loop() {
-				encryptBlocks4AVX512(&ks, &buf[0], &buf[0], 4*groups)
+				encryptBlocks4AVX512(ks, &buf[0], &buf[0], 4*groups)
 			}
 		})
 	}

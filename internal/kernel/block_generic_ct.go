@@ -16,7 +16,7 @@ import (
 // gCT is the g function of the key whose schedule ks holds, in constant
 // time.
 func (ks *Schedule) gCT(x uint32) uint32 {
-	ct := &ks.ct
+	ct := ks.packed()
 	var w uint32
 	for j := range 4 {
 		v := uint64(byte(x >> (8 * j)))

@@ -1,6 +1,10 @@
 package kernel
 
-import "github.com/twofish-go/twofish/internal/cpu"
+import (
+	"math/bits"
+
+	"github.com/twofish-go/twofish/internal/cpu"
+)
 
 // A Plan says which kernel serves each shape of work on a Cipher: Single
 // takes single blocks (the root package's Encrypt and Decrypt, and so the
@@ -51,13 +55,8 @@ func (p Plan) ConstantTime() bool {
 // zero value has no plan: Keyed reports false, and EncryptBlocks and
 // DecryptBlocks panic rather than pass data through unencrypted.
 type Cipher struct {
-	// ks is what the single and short kernels read, and the bulk kernel
-	// too unless bulk is set.
-	ks Schedule
-	// bulk is the bulk kernel's own schedule where it cannot share ks:
-	// avx512-vbmi keeps its byte-sliced S-boxes where the table kernels
-	// keep their tables.
-	bulk *Schedule
+	// ks is what every kernel of the plan reads, in one allocation.
+	ks   *Schedule
 	plan Plan
 }
 
@@ -65,76 +64,89 @@ type Cipher struct {
 // given a key.
 const ErrNoKey = "twofish: use of a Cipher without a key (make one with NewCipher)"
 
-// Init expands key (16, 24 or 32 bytes) for the kernels of p. The single
-// and short kernels must be able to share one schedule.
-func (c *Cipher) Init(p Plan, key []byte) {
-	c.plan, c.bulk = p, nil
-	if conflict(p.Short, p.Single) {
-		panic("twofish: plan of " + p.Single.Name + " and " + p.Short.Name + " cannot share a schedule")
+// New returns a new H with its Cipher, which c finds in it, keyed with key
+// (16, 24 or 32 bytes) for the kernels of p: the H and the schedule, with
+// room for exactly the layouts the kernels read, are one allocation, as
+// x/crypto's Cipher is. A plan may mix table kernels with constant-time
+// ones of one layout, not constant-time ones of two, which keep their key
+// material in the same bytes.
+func New[H any](p Plan, key []byte, c func(*H) *Cipher) *H {
+	l := p.layouts()
+	if n := bits.OnesCount8(uint8(l &^ (1 << tablesLayout))); n > 1 {
+		panic("twofish: plan of " + p.Single.Name + ", " + p.Short.Name + " and " + p.Bulk.Name + " cannot share a schedule")
 	}
-	bulk := &c.ks
-	if conflict(p.Bulk, p.Single) || conflict(p.Bulk, p.Short) {
-		c.bulk = new(Schedule)
-		bulk = c.bulk
-	}
-	// to[l] is the schedule that the kernels of layout l read, by[l] one
-	// of those kernels.
-	var to [3]*Schedule
-	var by [3]*Kernel
-	for i, k := range [...]*Kernel{p.Single, p.Short, p.Bulk} {
-		ks := &c.ks
-		if i == 2 {
-			ks = bulk
+	h, ks := allocate[H](l)
+	ks.expand(l, key)
+	*c(h) = Cipher{ks: ks, plan: p}
+	return h
+}
+
+// expand computes the schedule of key for the layouts l into ks.
+func (ks *Schedule) expand(l layoutSet, key []byte) {
+	switch {
+	case l.has(tablesLayout):
+		// A table kernel looks the key's S-boxes up at secret indexes
+		// anyway, so one pass of the table schedule fills every layout;
+		// the vector schedule, where the CPU has it, fills both at once
+		// too.
+		if !expandVector(ks, true, l.has(slicedLayout), key) {
+			ks.expandTables(key, l.has(slicedLayout))
 		}
-		to[k.layout()], by[k.layout()] = ks, k
-	}
-	tables := to[tablesLayout]
-	if tables == nil {
-		// Constant-time kernels only: each layout from its own schedule,
-		// which looks nothing up at a secret index.
-		for l, k := range by {
-			if k != nil {
-				k.expandKey(to[l], key)
-			}
+		if l.has(nibblesLayout) {
+			ks.nibbles().setKey(splitKey(key))
 		}
-		return
-	}
-	// A table kernel looks the key's S-boxes up at secret indexes anyway,
-	// so one pass of the table schedule fills every layout; the vector
-	// schedule, where the CPU has it, fills both at once too.
-	if !expandVector(tables, to[slicedLayout], key) {
-		tables.expandTables(key, to[slicedLayout])
-	}
-	if ks := to[nibblesLayout]; ks != nil {
-		ks.k = tables.k
-		ks.ct.setKey(splitKey(key))
+		if l.has(packedLayout) {
+			ks.packed().setKey(splitKey(key))
+		}
+	// Constant-time kernels only: the schedule of their layout, which
+	// looks nothing up at a secret index.
+	case l.has(slicedLayout):
+		if !expandVector(ks, false, true, key) {
+			ks.expandSliced(key)
+		}
+	case l.has(nibblesLayout):
+		ks.expandCT(key)
+	default:
+		ks.expandPacked(key)
 	}
 }
 
-// The layouts of key material in a Schedule: the MDS·S-box tables in s,
-// the byte-sliced S-boxes at slicedOffset, or the nibble tables in ct;
-// all three read the subkeys in k.
+// The layouts of key material beside the subkeys of a Schedule: the
+// MDS·S-box tables, the byte-sliced S-boxes, avx2-ct's nibble tables or
+// generic-ct's packed ones.
 const (
 	tablesLayout = iota
 	slicedLayout
 	nibblesLayout
+	packedLayout
 )
+
+// A layoutSet has bit l set for each layout l that a plan's kernels read.
+type layoutSet uint8
+
+func (s layoutSet) has(l int) bool { return s&(1<<l) != 0 }
+
+// layouts returns the layouts that the kernels of p's ladders read.
+func (p Plan) layouts() layoutSet {
+	var l layoutSet
+	for _, k := range [...]*Kernel{p.Single, p.Short, p.Bulk} {
+		for _, n := range k.ladder {
+			l |= 1 << n.layout()
+		}
+	}
+	return l
+}
 
 func (k *Kernel) layout() int {
 	switch {
 	case k.sliced:
 		return slicedLayout
+	case k == GenericCT:
+		return packedLayout
 	case k.ConstantTime:
 		return nibblesLayout
 	}
 	return tablesLayout
-}
-
-// conflict reports whether a and b need different contents of the same
-// part of a Schedule: the byte-sliced S-boxes and the nibble tables share
-// ct's bytes; the tables have s to themselves.
-func conflict(a, b *Kernel) bool {
-	return a.layout() != b.layout() && a.layout() != tablesLayout && b.layout() != tablesLayout
 }
 
 // Keyed reports whether c was given a key.
@@ -154,16 +166,9 @@ func (c *Cipher) ConstantTime() bool { return c.Keyed() && c.plan.ConstantTime()
 // reads Schedule.
 func (c *Cipher) Single() *Kernel { return c.plan.Single }
 
-// Schedule returns the expanded key of c's single and short kernels.
-func (c *Cipher) Schedule() *Schedule { return &c.ks }
-
-// bulkSchedule returns the expanded key of c's bulk kernel.
-func (c *Cipher) bulkSchedule() *Schedule {
-	if c.bulk != nil {
-		return c.bulk
-	}
-	return &c.ks
-}
+// Schedule returns the expanded key that c's kernels read, nil if c has
+// no key.
+func (c *Cipher) Schedule() *Schedule { return c.ks }
 
 // EncryptBlocks encrypts the whole blocks of src into dst, which must be at
 // least as long, as c's plan says. Callers check lengths and overlap; in
@@ -174,15 +179,15 @@ func (c *Cipher) EncryptBlocks(dst, src []byte) {
 	case p.Bulk == nil:
 		panic(ErrNoKey)
 	case p.From == 0: // a pinned ladder
-		p.Bulk.encryptLadder(c.bulkSchedule(), dst, src)
+		p.Bulk.encryptLadder(c.ks, dst, src)
 		return
 	}
 	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
-		p.Bulk.encrypt(c.bulkSchedule(), dst[:n], src[:n])
+		p.Bulk.encrypt(c.ks, dst[:n], src[:n])
 		dst, src = dst[n:], src[n:]
 	}
 	if len(src) >= BlockSize {
-		p.Short.encryptLadder(&c.ks, dst, src)
+		p.Short.encryptLadder(c.ks, dst, src)
 	}
 }
 
@@ -193,15 +198,15 @@ func (c *Cipher) DecryptBlocks(dst, src []byte) {
 	case p.Bulk == nil:
 		panic(ErrNoKey)
 	case p.From == 0:
-		p.Bulk.decryptLadder(c.bulkSchedule(), dst, src)
+		p.Bulk.decryptLadder(c.ks, dst, src)
 		return
 	}
 	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
-		p.Bulk.decrypt(c.bulkSchedule(), dst[:n], src[:n])
+		p.Bulk.decrypt(c.ks, dst[:n], src[:n])
 		dst, src = dst[n:], src[n:]
 	}
 	if len(src) >= BlockSize {
-		p.Short.decryptLadder(&c.ks, dst, src)
+		p.Short.decryptLadder(c.ks, dst, src)
 	}
 }
 

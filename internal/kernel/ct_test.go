@@ -43,40 +43,39 @@ func TestMDSColumnCT(t *testing.T) {
 	}
 }
 
-// TestExpandCT checks the constant-time key schedule against the table
-// one: the same subkeys, and the same g function, computed by subkeysCT and by
-// the nibble tables as the avx2-ct kernels use them.
+// TestExpandCT checks the constant-time key schedules against the table
+// one: the same subkeys, and the same g function, computed by generic-ct
+// from its packed tables and by the nibble tables as the avx2-ct kernels
+// use them.
 func TestExpandCT(t *testing.T) {
 	r := testRand(t)
 	for _, size := range keySizes {
 		t.Run(fmt.Sprintf("key=%d", 8*size), func(t *testing.T) {
 			for range 8 {
 				key := randBytes(r, size)
-				var want, got Schedule
-				want.expandTables(key, nil)
+				want, got, packed := withLayouts(tablesLayout), withLayouts(nibblesLayout), withLayouts(packedLayout)
+				want.expandTables(key, false)
 				got.expandCT(key)
-				if got.k != want.k {
-					t.Fatalf("key %x: subkeys\n%08x\nwant\n%08x", key, got.k, want.k)
+				packed.expandPacked(key)
+				if got.k != want.k || packed.k != want.k {
+					t.Fatalf("key %x: subkeys\n%08x\n%08x (packed)\nwant\n%08x", key, got.k, packed.k, want.k)
 				}
-				if got.s != ([4][256]uint32{}) {
-					t.Fatalf("expandCT wrote the table kernels' S-boxes")
-				}
-				if got.ct.kw != size/8 {
-					t.Fatalf("kw = %d, want %d", got.ct.kw, size/8)
+				if kw, pkw := got.nibbles().kw, packed.packed().kw; kw != size/8 || pkw != size/8 {
+					t.Fatalf("kw = %d, %d (packed), want %d", kw, pkw, size/8)
 				}
 				for i := range 2000 {
 					x := r.Uint32()
 					if i < 256 {
 						x = uint32(i) * 0x01010101
 					}
-					if g, w := got.gCT(x), want.g(x); g != w {
+					if g, w := packed.gCT(x), g(&want.tables().s, x); g != w {
 						t.Fatalf("key %x: gCT(%#08x) = %#08x, want %#08x", key, x, g, w)
 					}
 				}
 				for j := range 4 {
 					for x := range 256 {
-						g := got.ct.nibbleColumn(j, byte(x))
-						if w := want.s[j][x]; g != w {
+						g := got.nibbles().nibbleColumn(j, byte(x))
+						if w := want.tables().s[j][x]; g != w {
 							t.Fatalf("key %x: nibble tables give %#08x for byte %d = %#02x, want %#08x", key, g, j, x, w)
 						}
 					}
@@ -128,20 +127,20 @@ func (ct *ctSchedule) nibbleColumn(j int, x byte) uint32 {
 }
 
 // TestCTLayout pins the offsets that the avx2-ct kernels (_asm/avx2ct)
-// read.
+// read, from the Schedule that they are passed.
 func TestCTLayout(t *testing.T) {
-	var ks Schedule
+	var ct ctSchedule
 	for _, f := range []struct {
 		name      string
 		got, want uintptr
 	}{
-		{"Schedule.k", unsafe.Offsetof(ks.k), 4096},
-		{"Schedule.ct", unsafe.Offsetof(ks.ct), 4256},
-		{"ct.mix", unsafe.Offsetof(ks.ct.mix), 0},
-		{"ct.first", unsafe.Offsetof(ks.ct.first), 16},
-		{"ct.second", unsafe.Offsetof(ks.ct.second), 144},
-		{"ct.mds", unsafe.Offsetof(ks.ct.mds), 912},
-		{"ct.sv", unsafe.Offsetof(ks.ct.sv), 1296},
+		{"nibbles", unsafe.Offsetof(nibblesOnly{}.ct), ctOffset},
+		{"nibbles after tables", unsafe.Offsetof(tablesNibbles{}.ct) - unsafe.Offsetof(Tables{}.ks), ctOffset},
+		{"ct.mix", unsafe.Offsetof(ct.mix), 0},
+		{"ct.first", unsafe.Offsetof(ct.first), 16},
+		{"ct.second", unsafe.Offsetof(ct.second), 144},
+		{"ct.mds", unsafe.Offsetof(ct.mds), 912},
+		{"ct.sv", unsafe.Offsetof(ct.sv), 1296},
 	} {
 		if f.got != f.want {
 			t.Errorf("offset of %s = %d, want %d", f.name, f.got, f.want)
@@ -153,17 +152,17 @@ func TestGenericCTBlocks(t *testing.T) {
 	r := testRand(t)
 	for _, size := range keySizes {
 		key := randBytes(r, size)
-		var ref, ks Schedule
-		ref.expandTables(key, nil)
-		ks.expandCT(key)
+		ref, ks := withLayouts(tablesLayout), withLayouts(packedLayout)
+		ref.expandTables(key, false)
+		ks.expandPacked(key)
 		src := randBytes(r, 5*BlockSize)
 		want, got := make([]byte, len(src)), make([]byte, len(src))
-		encryptBlocksGeneric(&ref, want, src)
-		encryptBlocksGenericCT(&ks, got, src)
+		encryptBlocksGeneric(ref, want, src)
+		encryptBlocksGenericCT(ks, got, src)
 		if string(got) != string(want) {
 			t.Fatalf("key %x: generic-ct encryption differs from generic", key)
 		}
-		decryptBlocksGenericCT(&ks, got, want)
+		decryptBlocksGenericCT(ks, got, want)
 		if string(got) != string(src) {
 			t.Fatalf("key %x: generic-ct decryption does not invert encryption", key)
 		}

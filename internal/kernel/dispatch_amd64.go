@@ -60,15 +60,15 @@ func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
 	case GenericCT:
 		encryptBlocksGenericCT(ks, dst, src)
 	case avx2Gather:
-		encrypt16Gather(ks, dst, src)
+		encrypt16Gather(ks.tables(), dst, src)
 	case avx2VPGather:
-		encrypt16VPGather(ks, dst, src)
+		encrypt16VPGather(ks.tables(), dst, src)
 	case amd64x3:
-		encrypt3x(ks, dst, src)
+		encrypt3x(ks.tables(), dst, src)
 	case AMD64x1:
-		encrypt1x(ks, dst, src, false)
+		encrypt1x(ks.tables(), dst, src, false)
 	case AMD64x1BMI:
-		encrypt1x(ks, dst, src, true)
+		encrypt1x(ks.tables(), dst, src, true)
 	default:
 		encryptBlocksGeneric(ks, dst, src)
 	}
@@ -83,15 +83,15 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 	case GenericCT:
 		decryptBlocksGenericCT(ks, dst, src)
 	case avx2Gather:
-		decrypt16Gather(ks, dst, src)
+		decrypt16Gather(ks.tables(), dst, src)
 	case avx2VPGather:
-		decrypt16VPGather(ks, dst, src)
+		decrypt16VPGather(ks.tables(), dst, src)
 	case amd64x3:
-		decrypt3x(ks, dst, src)
+		decrypt3x(ks.tables(), dst, src)
 	case AMD64x1:
-		decrypt1x(ks, dst, src, false)
+		decrypt1x(ks.tables(), dst, src, false)
 	case AMD64x1BMI:
-		decrypt1x(ks, dst, src, true)
+		decrypt1x(ks.tables(), dst, src, true)
 	default:
 		decryptBlocksGeneric(ks, dst, src)
 	}
@@ -103,16 +103,16 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 // the kernel (a call level between them costs about 3% of a 1-way block).
 
 // EncryptBlock1x encrypts one block with the 1-way kernel's baseline body.
-func EncryptBlock1x(ks *Schedule, dst, src *byte) { encryptBlocks1x(ks, dst, src, 1) }
+func EncryptBlock1x(ks *Schedule, dst, src *byte) { encryptBlocks1x(ks.tables(), dst, src, 1) }
 
 // DecryptBlock1x decrypts one block with the 1-way kernel's baseline body.
-func DecryptBlock1x(ks *Schedule, dst, src *byte) { decryptBlocks1x(ks, dst, src, 1) }
+func DecryptBlock1x(ks *Schedule, dst, src *byte) { decryptBlocks1x(ks.tables(), dst, src, 1) }
 
 // EncryptBlock1xBMI encrypts one block with the 1-way kernel's BMI body.
-func EncryptBlock1xBMI(ks *Schedule, dst, src *byte) { encryptBlocks1xBMI(ks, dst, src, 1) }
+func EncryptBlock1xBMI(ks *Schedule, dst, src *byte) { encryptBlocks1xBMI(ks.tables(), dst, src, 1) }
 
 // DecryptBlock1xBMI decrypts one block with the 1-way kernel's BMI body.
-func DecryptBlock1xBMI(ks *Schedule, dst, src *byte) { decryptBlocks1xBMI(ks, dst, src, 1) }
+func DecryptBlock1xBMI(ks *Schedule, dst, src *byte) { decryptBlocks1xBMI(ks.tables(), dst, src, 1) }
 
 // EncryptBlockAVX512 encrypts one block with the 4-block AVX-512 kernel,
 // which loads and stores it with masks.
@@ -133,26 +133,11 @@ func DecryptBlockAVX2CT(ks *Schedule, dst, src []byte) {
 	cryptAVX2CT(ks, dst[:BlockSize], src[:BlockSize], true)
 }
 
-// expandKey computes the schedule of key that the constant-time kernel k's
-// ladder reads, without secret-indexed loads: the byte-sliced S-boxes for
-// avx512-vbmi (by the vector schedule, which runs where avx512-vbmi runs),
-// the subkeys and nibble tables for avx2-ct and generic-ct.
-// (Init fills the table kernels' schedules itself.)
-func (k *Kernel) expandKey(ks *Schedule, key []byte) {
-	if k == AVX512VBMI {
-		if !expandVector(nil, ks, key) {
-			ks.expandSliced(key)
-		}
-		return
-	}
-	ks.expandCT(key)
-}
-
 // The Go side of the kernels: the length checks happen here, so the
 // assembly can trust its pointers and counts.
 
 // encrypt1x encrypts the whole blocks of src with the 1-way body bmi.
-func encrypt1x(ks *Schedule, dst, src []byte, bmi bool) {
+func encrypt1x(ks *Tables, dst, src []byte, bmi bool) {
 	if n := len(src) / BlockSize; n > 0 {
 		_ = dst[n*BlockSize-1]
 		run1x(ks, &dst[0], &src[0], n, bmi, false)
@@ -160,7 +145,7 @@ func encrypt1x(ks *Schedule, dst, src []byte, bmi bool) {
 }
 
 // decrypt1x is the inverse of encrypt1x.
-func decrypt1x(ks *Schedule, dst, src []byte, bmi bool) {
+func decrypt1x(ks *Tables, dst, src []byte, bmi bool) {
 	if n := len(src) / BlockSize; n > 0 {
 		_ = dst[n*BlockSize-1]
 		run1x(ks, &dst[0], &src[0], n, bmi, true)
@@ -168,7 +153,7 @@ func decrypt1x(ks *Schedule, dst, src []byte, bmi bool) {
 }
 
 // run1x runs n blocks through the 1-way body bmi.
-func run1x(ks *Schedule, dst, src *byte, n int, bmi, dec bool) {
+func run1x(ks *Tables, dst, src *byte, n int, bmi, dec bool) {
 	switch {
 	case bmi && dec:
 		decryptBlocks1xBMI(ks, dst, src, n)
@@ -183,7 +168,7 @@ func run1x(ks *Schedule, dst, src *byte, n int, bmi, dec bool) {
 
 // encrypt3x takes any number of blocks: the ladder passes it multiples of
 // three, and any other blocks go to the 1-way kernel.
-func encrypt3x(ks *Schedule, dst, src []byte) {
+func encrypt3x(ks *Tables, dst, src []byte) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
@@ -199,7 +184,7 @@ func encrypt3x(ks *Schedule, dst, src []byte) {
 }
 
 // decrypt3x is the inverse of encrypt3x.
-func decrypt3x(ks *Schedule, dst, src []byte) {
+func decrypt3x(ks *Tables, dst, src []byte) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return

@@ -32,9 +32,9 @@ func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
 	case ARM64NEON:
 		cryptNEON(ks, dst, src, false)
 	case arm64x2:
-		crypt2x(ks, dst, src, false)
+		crypt2x(ks.tables(), dst, src, false)
 	case ARM64x1:
-		crypt1x(ks, dst, src, false)
+		crypt1x(ks.tables(), dst, src, false)
 	case GenericCT:
 		encryptBlocksGenericCT(ks, dst, src)
 	default:
@@ -47,9 +47,9 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 	case ARM64NEON:
 		cryptNEON(ks, dst, src, true)
 	case arm64x2:
-		crypt2x(ks, dst, src, true)
+		crypt2x(ks.tables(), dst, src, true)
 	case ARM64x1:
-		crypt1x(ks, dst, src, true)
+		crypt1x(ks.tables(), dst, src, true)
 	case GenericCT:
 		decryptBlocksGenericCT(ks, dst, src)
 	default:
@@ -57,27 +57,15 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 	}
 }
 
-// expandKey computes the schedule of key that the constant-time kernel k's
-// ladder reads, without secret-indexed loads: the byte-sliced S-boxes for
-// arm64-neon, the subkeys and S vector for generic-ct. (Init fills the
-// table kernels' schedules itself.)
-func (k *Kernel) expandKey(ks *Schedule, key []byte) {
-	if k == ARM64NEON {
-		ks.expandSliced(key)
-		return
-	}
-	ks.expandCT(key)
-}
-
 // The single blocks of the root package's Cipher.Encrypt and Decrypt,
 // which switch on the single-block kernel themselves: each of these
 // inlines, so a single block is one call from the caller to the kernel.
 
 // EncryptBlock1x encrypts one block with the 1-way kernel.
-func EncryptBlock1x(ks *Schedule, dst, src *byte) { encryptBlocks1x(ks, dst, src, 1) }
+func EncryptBlock1x(ks *Schedule, dst, src *byte) { encryptBlocks1x(ks.tables(), dst, src, 1) }
 
 // DecryptBlock1x decrypts one block with the 1-way kernel.
-func DecryptBlock1x(ks *Schedule, dst, src *byte) { decryptBlocks1x(ks, dst, src, 1) }
+func DecryptBlock1x(ks *Schedule, dst, src *byte) { decryptBlocks1x(ks.tables(), dst, src, 1) }
 
 // EncryptBlockNEON encrypts the first block of src with the arm64-neon
 // kernel, padded to its group.
@@ -96,7 +84,7 @@ func DecryptBlockNEON(ks *Schedule, dst, src []byte) {
 
 // crypt1x encrypts, or if dec decrypts, the whole blocks of src with the
 // 1-way kernel.
-func crypt1x(ks *Schedule, dst, src []byte, dec bool) {
+func crypt1x(ks *Tables, dst, src []byte, dec bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
@@ -111,7 +99,7 @@ func crypt1x(ks *Schedule, dst, src []byte, dec bool) {
 
 // crypt2x takes any number of blocks: the ladder passes it pairs, and an
 // odd last block goes to the 1-way kernel.
-func crypt2x(ks *Schedule, dst, src []byte, dec bool) {
+func crypt2x(ks *Tables, dst, src []byte, dec bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return

@@ -21,8 +21,3 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 	}
 	decryptBlocksGeneric(ks, dst, src)
 }
-
-// expandKey computes the schedule of key that the constant-time kernel k
-// (generic-ct) reads, without secret-indexed loads: the subkeys and S
-// vector. (Init fills the table kernels' schedules itself.)
-func (k *Kernel) expandKey(ks *Schedule, key []byte) { ks.expandCT(key) }

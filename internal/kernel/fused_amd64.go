@@ -14,7 +14,7 @@ func (c *Cipher) CTRGroups(dst, src []byte, ctr *[2]uint64) int {
 	if n == 0 {
 		return 0
 	}
-	encryptCTR64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, ctr)
+	encryptCTR64AVX512(c.ks, &dst[0], &src[0], n, ctr)
 	return n * FusedGroup * BlockSize
 }
 
@@ -29,7 +29,7 @@ func (c *Cipher) CBCDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
 	if n == 0 {
 		return 0
 	}
-	decryptCBC64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, iv)
+	decryptCBC64AVX512(c.ks, &dst[0], &src[0], n, iv)
 	return n * FusedGroup * BlockSize
 }
 
@@ -47,9 +47,9 @@ func (c *Cipher) XTSGroups(dst, src []byte, tweak *[2]uint64, dec bool) int {
 		return 0
 	}
 	if dec {
-		decryptXTS64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, tweak)
+		decryptXTS64AVX512(c.ks, &dst[0], &src[0], n, tweak)
 	} else {
-		encryptXTS64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, tweak)
+		encryptXTS64AVX512(c.ks, &dst[0], &src[0], n, tweak)
 	}
 	return n * FusedGroup * BlockSize
 }

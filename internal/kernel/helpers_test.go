@@ -74,3 +74,19 @@ func TestRequiredKernels(t *testing.T) {
 		}
 	}
 }
+
+// withLayouts returns a new zero Schedule with room for the layouts ls.
+func withLayouts(ls ...int) *Schedule {
+	var s layoutSet
+	for _, l := range ls {
+		s |= 1 << l
+	}
+	_, ks := allocate[struct{}](s)
+	return ks
+}
+
+// Init keys c with key for the plan p, as New does for the root package's
+// Cipher.
+func (c *Cipher) Init(p Plan, key []byte) {
+	*c = *New(p, key, func(c *Cipher) *Cipher { return c })
+}

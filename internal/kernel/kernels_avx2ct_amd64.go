@@ -178,7 +178,7 @@ func cryptAVX2CT(ks *Schedule, dst, src []byte, dec bool) {
 // and direction on g groups. It calls them directly, not through function
 // values, so that the buffers of its callers do not escape.
 func runAVX2CT(ks *Schedule, dst, src *byte, g, width int, dec bool) {
-	switch kw := ks.ct.kw; {
+	switch kw := ks.nibbles().kw; {
 	case width == 64 && kw == 2 && !dec:
 		encryptBlocks64AVX2CT128(ks, dst, src, g)
 	case width == 64 && kw == 2:

@@ -6,34 +6,147 @@ import (
 	"unsafe"
 )
 
-// Schedule is the expanded key that every kernel reads: the four
-// key-dependent S-boxes already multiplied by their MDS columns, and the 40
-// whitening and round subkeys. Its layout is part of the assembly kernels'
-// contract: s at offset 0, k at offset 4096, ct at offset 4256, and the
-// byte-sliced S-boxes at slicedOffset, inside ct.
+// Schedule is the expanded key that a Cipher's kernels read: the 40
+// whitening and round subkeys, and, in the same allocation, whatever key
+// material its plan's kernels need besides (newSchedule), each at a fixed
+// offset from the subkeys, which is part of the assembly kernels' contract:
+//
+//   - the table kernels' MDS·S-box tables in the 4096 bytes before them
+//     (Tables, whose subkeys they are);
+//   - avx2-ct's nibble tables at ctOffset, or generic-ct's packed ones
+//     (key_ct.go);
+//   - or the byte-sliced kernels' S-boxes at slicedOffset.
+//
+// The last three take the same bytes: no plan needs two of them. So a
+// Cipher holds exactly what its kernels read, each once: 5,280 bytes for
+// tables and byte-sliced S-boxes, 4,256 for tables alone, 1,184 for
+// byte-sliced S-boxes alone, 1,480 for nibble tables, 552 for packed ones.
 type Schedule struct {
-	// s[j][x] is column j of the MDS matrix times key-dependent S-box j
-	// applied to x, so that g(X) = s[0][X0] ^ s[1][X1] ^ s[2][X2] ^ s[3][X3].
-	s [4][256]uint32
 	// k[0:4] whiten the input, k[4:8] the output, and k[8+2r], k[9+2r]
 	// are the subkeys of round r.
 	k [40]uint32
-	// ct is the key material of the constant-time kernels (key_ct.go), at
-	// offset 4256; only their ladders fill it, and they leave s zero. The
-	// byte-sliced kernels keep their S-boxes in the same bytes (sliced):
-	// no plan runs both, and so a plan of table kernels and a byte-sliced
-	// one (NewCipher with avx512-vbmi) needs one Schedule, not two.
-	ct ctSchedule
 }
 
-// slicedOffset is where the byte-sliced S-boxes are in a Schedule: the
-// first 64-byte boundary in ct (4256 is 32 past one), so that the kernels'
-// 64-byte loads of them do not straddle cache lines.
-const slicedOffset = 4288
+// Tables is the table kernels' view of a Schedule: the tables in s, then
+// the subkeys, at offset 4096, which the assembly kernels read.
+type Tables struct {
+	// s[j][x] is column j of the MDS matrix times key-dependent S-box j
+	// applied to x, so that g(X) = s[0][X0] ^ s[1][X1] ^ s[2][X2] ^ s[3][X3].
+	s  [4][256]uint32
+	ks Schedule
+}
+
+// The offsets, from a Schedule, of the key material that follows the
+// subkeys: the nibble or packed tables, or the byte-sliced S-boxes, right
+// after them. (Aligning the S-boxes to 64 bytes measured no faster: go run
+// ./cmd/twofish bench -impl auto -modes ecb, Zen 5.)
+const (
+	ctOffset     = 160
+	slicedOffset = 160
+)
+
+// The schedules that allocate holds, one for each set of layouts a plan
+// can need; the Schedule's offset in each is 4096 where the tables precede
+// it and 0 elsewhere.
+type (
+	tablesSliced struct {
+		Tables
+		_ [1024]byte // the byte-sliced S-boxes, at slicedOffset
+	}
+	tablesNibbles struct {
+		Tables
+		ct ctSchedule
+	}
+	tablesPacked struct {
+		Tables
+		_ packedSchedule
+	}
+	slicedOnly struct {
+		ks Schedule
+		_  [1024]byte // the byte-sliced S-boxes, at slicedOffset
+	}
+	nibblesOnly struct {
+		ks Schedule
+		ct ctSchedule
+	}
+	packedOnly struct {
+		ks Schedule
+		_  packedSchedule
+	}
+)
+
+// allocate returns a zero H and a zero Schedule with room for the layouts
+// l (layoutSet), the tables and at most one other, in one allocation.
+func allocate[H any](l layoutSet) (*H, *Schedule) {
+	switch l {
+	case 1 << tablesLayout:
+		x := new(struct {
+			h H
+			t Tables
+		})
+		return &x.h, &x.t.ks
+	case 1<<tablesLayout | 1<<slicedLayout:
+		x := new(struct {
+			h H
+			t tablesSliced
+		})
+		return &x.h, &x.t.ks
+	case 1<<tablesLayout | 1<<nibblesLayout:
+		x := new(struct {
+			h H
+			t tablesNibbles
+		})
+		return &x.h, &x.t.ks
+	case 1<<tablesLayout | 1<<packedLayout:
+		x := new(struct {
+			h H
+			t tablesPacked
+		})
+		return &x.h, &x.t.ks
+	case 1 << slicedLayout:
+		x := new(struct {
+			h H
+			t slicedOnly
+		})
+		return &x.h, &x.t.ks
+	case 1 << nibblesLayout:
+		x := new(struct {
+			h H
+			t nibblesOnly
+		})
+		return &x.h, &x.t.ks
+	case 1 << packedLayout:
+		x := new(struct {
+			h H
+			t packedOnly
+		})
+		return &x.h, &x.t.ks
+	}
+	panic("twofish: no schedule holds the key material of more than one constant-time layout")
+}
+
+// tables returns the table kernels' view of ks, which must have been
+// allocated with the tables layout.
+func (ks *Schedule) tables() *Tables {
+	return (*Tables)(unsafe.Add(unsafe.Pointer(ks), -int(unsafe.Offsetof(Tables{}.ks))))
+}
+
+// nibbles returns the nibble tables of ks, which must have been allocated
+// with the nibbles layout.
+func (ks *Schedule) nibbles() *ctSchedule {
+	return (*ctSchedule)(unsafe.Add(unsafe.Pointer(ks), ctOffset))
+}
+
+// packed returns the packed tables of ks, which must have been allocated
+// with the packed layout.
+func (ks *Schedule) packed() *packedSchedule {
+	return (*packedSchedule)(unsafe.Add(unsafe.Pointer(ks), ctOffset))
+}
 
 // sliced returns the byte-sliced S-boxes of ks, S-box j (before the MDS
 // multiply) at bytes 256j..256j+255 in memory order, which the byte-sliced
-// kernels read at slicedOffset.
+// kernels read at slicedOffset; ks must have been allocated with the
+// sliced layout.
 func (ks *Schedule) sliced() *[256]uint32 {
 	return (*[256]uint32)(unsafe.Add(unsafe.Pointer(ks), slicedOffset))
 }
@@ -65,32 +178,29 @@ var (
 // medians of 5 runs, Zen 5 under load).
 
 // expandTables computes the table kernels' schedule of a 16, 24 or 32-byte
-// key (section 4.3) into ks and,
-// unless sliced is nil, the byte-sliced kernels' schedule of it into
-// sliced (as expandSliced does, but with key-indexed look-ups), which may
-// be ks.
-func (ks *Schedule) expandTables(key []byte, sliced *Schedule) {
+// key (section 4.3) into ks, and if sliced also the byte-sliced kernels'
+// S-boxes (as expandSliced does, but with key-indexed look-ups); ks must
+// have the layouts.
+func (ks *Schedule) expandTables(key []byte, sliced bool) {
 	w := splitKey(key)
 	ks.k = subkeys(w)
+	s := &ks.tables().s
 	var y [256]byte
 	for j := range 4 {
 		c := newByteChain(j, &w.sv, w.k)
 		c.run(y[:])
 		mq := c.mq
 		for x := range y {
-			ks.s[j][x] = mq[y[x]]
+			s[j][x] = mq[y[x]]
 		}
-		if sliced != nil {
+		if sliced {
 			// Little-endian words: byte x of S-box j at byte 256j+x.
-			last, d := c.last, sliced.sliced()[64*j:64*j+64]
+			last, d := c.last, ks.sliced()[64*j:64*j+64]
 			for i := range d {
 				d[i] = uint32(last[y[4*i]]) | uint32(last[y[4*i+1]])<<8 |
 					uint32(last[y[4*i+2]])<<16 | uint32(last[y[4*i+3]])<<24
 			}
 		}
-	}
-	if sliced != nil {
-		sliced.k = ks.k
 	}
 }
 

@@ -21,7 +21,8 @@ var sboxInputs = func() (in [2][4]planes) {
 // expandSliced computes the schedule of a 16, 24 or 32-byte key for the
 // byte-sliced kernels: ks.k as expand computes it, and S-box j (key-dependent
 // S-box j of the specification, before the MDS multiply) as the bytes
-// 256j..256j+255 of ks.sliced(), in memory order. ks.s is left as it was.
+// 256j..256j+255 of ks.sliced(), in memory order; ks must have the sliced
+// layout.
 // No memory address and no branch depends on the key.
 func (ks *Schedule) expandSliced(key []byte) {
 	w := splitKey(key)

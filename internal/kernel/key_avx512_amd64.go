@@ -41,14 +41,12 @@ type keyBytesAVX512 struct {
 //go:noescape
 func scheduleAVX512(tables *[4][256]uint32, sliced *[256]uint32, h *[48]uint32, in *keyBytesAVX512, k int)
 
-// expandAVX512 computes the schedule of a 16, 24 or 32-byte key into
-// tables and sliced, either of which may be nil: the subkeys into the k
-// of both, the MDS·S-box tables into tables.s and the byte-sliced S-boxes
-// into sliced.sliced(), as expandTables(key, sliced) does, but with no
-// secret-indexed memory access or branch, so that it serves expandSliced's
-// callers too. tables and sliced may be the same Schedule. The CPU must run
-// scheduleAVX512 (keyAVX512).
-func expandAVX512(tables, sliced *Schedule, key []byte) {
+// expandAVX512 computes the schedule of a 16, 24 or 32-byte key into ks:
+// the subkeys, the MDS·S-box tables if tables and the byte-sliced S-boxes
+// if sliced, as expandTables does, but with no secret-indexed memory
+// access or branch, so that it serves expandSliced's callers too. ks must
+// have the layouts; the CPU must run scheduleAVX512 (keyAVX512).
+func expandAVX512(ks *Schedule, tables, sliced bool, key []byte) {
 	w := splitKey(key)
 	in := keyBytesAVX512{sv: w.sv}
 	for m := range w.k {
@@ -59,33 +57,27 @@ func expandAVX512(tables, sliced *Schedule, key []byte) {
 	var h [48]uint32
 	var s *[4][256]uint32
 	var y *[256]uint32
-	if tables != nil {
-		s = &tables.s
+	if tables {
+		s = &ks.tables().s
 	}
-	if sliced != nil {
-		y = sliced.sliced()
+	if sliced {
+		y = ks.sliced()
 	}
 	scheduleAVX512(s, y, &h, &in, w.k)
 	var a, b [20]uint32
 	for i := range 20 {
 		a[i], b[i] = h[2*i], h[2*i+1]
 	}
-	k := combineSubkeys(&a, &b)
-	if tables != nil {
-		tables.k = k
-	}
-	if sliced != nil {
-		sliced.k = k
-	}
+	ks.k = combineSubkeys(&a, &b)
 }
 
-// expandVector computes the schedule of key into tables and sliced as
-// expandAVX512 does, and reports true, where this CPU runs
-// scheduleAVX512; elsewhere it reports false and leaves both as they were.
-func expandVector(tables, sliced *Schedule, key []byte) bool {
+// expandVector computes the schedule of key into ks as expandAVX512 does,
+// and reports true, where this CPU runs scheduleAVX512; elsewhere it
+// reports false and leaves ks as it was.
+func expandVector(ks *Schedule, tables, sliced bool, key []byte) bool {
 	if !keyAVX512 {
 		return false
 	}
-	expandAVX512(tables, sliced, key)
+	expandAVX512(ks, tables, sliced, key)
 	return true
 }

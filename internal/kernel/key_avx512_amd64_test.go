@@ -27,27 +27,29 @@ func TestScheduleAVX512(t *testing.T) {
 				if i == 0 {
 					key = make([]byte, size)
 				}
-				var tables, sliced Schedule
-				tables.expandTables(key, &sliced)
-				var shared, both, bothSliced, alone, aloneSliced Schedule
-				expandAVX512(&shared, &shared, key)
-				expandAVX512(&both, &bothSliced, key)
-				expandAVX512(&alone, nil, key)
-				expandAVX512(nil, &aloneSliced, key)
-				for name, got := range map[string]*Schedule{"tables (shared)": &shared, "tables (with sliced)": &both, "tables (alone)": &alone} {
-					if got.s != tables.s || got.k != tables.k {
+				ref := withLayouts(tablesLayout, slicedLayout)
+				ref.expandTables(key, true)
+				both, tablesOnly, slicedOnly := withLayouts(tablesLayout, slicedLayout), withLayouts(tablesLayout, slicedLayout), withLayouts(tablesLayout, slicedLayout)
+				expandAVX512(both, true, true, key)
+				expandAVX512(tablesOnly, true, false, key)
+				expandAVX512(slicedOnly, false, true, key)
+				alone, slicedAlone := withLayouts(tablesLayout), withLayouts(slicedLayout)
+				expandAVX512(alone, true, false, key)
+				expandAVX512(slicedAlone, false, true, key)
+				for name, got := range map[string]*Schedule{"tables (with sliced)": both, "tables (only)": tablesOnly, "tables (alone)": alone} {
+					if got.tables().s != ref.tables().s || got.k != ref.k {
 						t.Fatalf("key %x: %s differ from expandTables", key, name)
 					}
 				}
-				if alone.ct != (ctSchedule{}) || both.ct != (ctSchedule{}) {
+				if *tablesOnly.sliced() != ([256]uint32{}) {
 					t.Fatalf("key %x: the tables alone wrote the byte-sliced S-boxes", key)
 				}
-				for name, got := range map[string]*Schedule{"sliced (shared)": &shared, "sliced (with tables)": &bothSliced, "sliced (alone)": &aloneSliced} {
-					if *got.sliced() != *sliced.sliced() || got.k != sliced.k {
+				for name, got := range map[string]*Schedule{"sliced (with tables)": both, "sliced (only)": slicedOnly, "sliced (alone)": slicedAlone} {
+					if *got.sliced() != *ref.sliced() || got.k != ref.k {
 						t.Fatalf("key %x: %s differs from expandTables", key, name)
 					}
 				}
-				if bothSliced.s != ([4][256]uint32{}) || aloneSliced.s != ([4][256]uint32{}) {
+				if slicedOnly.tables().s != ([4][256]uint32{}) {
 					t.Fatalf("key %x: the byte-sliced S-boxes alone wrote the tables", key)
 				}
 			}

@@ -19,8 +19,8 @@ func TestScheduleAVX512Guarded(t *testing.T) {
 	r := testRand(t)
 	for _, size := range keySizes {
 		key := randBytes(r, size)
-		var tables, sliced Schedule
-		tables.expandTables(key, &sliced)
+		ref := withLayouts(tablesLayout, slicedLayout)
+		ref.expandTables(key, true)
 		w := splitKey(key)
 		var inGo keyBytesAVX512
 		inGo.sv = w.sv
@@ -43,14 +43,14 @@ func TestScheduleAVX512Guarded(t *testing.T) {
 			in := (*keyBytesAVX512)(place(int(unsafe.Sizeof(inGo))))
 			*in = inGo
 			scheduleAVX512(s, y, h, in, w.k)
-			if *s != tables.s || *y != *sliced.sliced() {
+			if *s != ref.tables().s || *y != *ref.sliced() {
 				t.Fatalf("key %x: guarded S-boxes differ from expandTables", key)
 			}
 			var a, b [20]uint32
 			for i := range 20 {
 				a[i], b[i] = h[2*i], h[2*i+1]
 			}
-			if combineSubkeys(&a, &b) != tables.k {
+			if combineSubkeys(&a, &b) != ref.k {
 				t.Fatalf("key %x: guarded subkeys differ from expandTables", key)
 			}
 		}

@@ -18,20 +18,20 @@ import (
 func BenchmarkExpand(b *testing.B) {
 	for _, bits := range []int{128, 192, 256} {
 		key := make([]byte, bits/8)
-		var ks, sliced Schedule
+		ks, ct := withLayouts(tablesLayout, slicedLayout), withLayouts(nibblesLayout)
 		for _, e := range []struct {
 			name   string
 			expand func()
 		}{
-			{"tables", func() { ks.expandTables(key, nil) }},
-			{"tables+sliced", func() { ks.expandTables(key, &sliced) }},
+			{"tables", func() { ks.expandTables(key, false) }},
+			{"tables+sliced", func() { ks.expandTables(key, true) }},
 			{"sliced", func() { ks.expandSliced(key) }},
-			{"ct", func() { ks.expandCT(key) }},
-			{"vector-tables+sliced", func() { expandVector(&ks, &sliced, key) }},
-			{"vector-sliced", func() { expandVector(nil, &sliced, key) }},
+			{"ct", func() { ct.expandCT(key) }},
+			{"vector-tables+sliced", func() { expandVector(ks, true, true, key) }},
+			{"vector-sliced", func() { expandVector(ks, false, true, key) }},
 		} {
 			b.Run(fmt.Sprintf("key=%d/%s", bits, e.name), func(b *testing.B) {
-				if strings.HasPrefix(e.name, "vector") && !expandVector(&ks, &sliced, key) {
+				if strings.HasPrefix(e.name, "vector") && !expandVector(ks, true, true, key) {
 					b.Skip("no vector key schedule on this CPU")
 				}
 				b.ReportAllocs()

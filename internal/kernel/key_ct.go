@@ -74,9 +74,8 @@ func mdsColumnCT(j int, x uint32) uint32 {
 	return w
 }
 
-// ctSchedule is the key material of the constant-time kernels, beside the
-// subkeys in schedule.k: the S vector for generic-ct and the nibble tables
-// of avx2-ct. Its layout is part of the avx2-ct kernels' contract (see
+// ctSchedule is the key material of the avx2-ct kernels, beside the
+// subkeys in Schedule.k: the nibble tables, and the S vector. Its layout is part of the avx2-ct kernels' contract (see
 // _asm/avx2ct): every table is 16 bytes, and the tables follow each other
 // in the order of the fields, from offset 0 of the struct.
 //
@@ -118,13 +117,19 @@ type ctSchedule struct {
 	// length in 64-bit words (2, 3 or 4): h(x, sv[:kw]) is the g function.
 	sv [4]uint32
 	kw int
-	// packed is second for generic-ct, each table packed into a uint64
-	// (entry x in bits 4x to 4x+3), for look-ups by shifting.
+}
+
+// packedSchedule is the key material of generic-ct, beside the subkeys:
+// ctSchedule.second with each table packed into a uint64 (entry x in bits
+// 4x to 4x+3), for look-ups by shifting, and the key length in 64-bit
+// words.
+type packedSchedule struct {
 	packed [4][4][3]uint64
+	kw     int
 }
 
 // The key-independent nibble tables of generic-ct, packed like
-// ctSchedule.packed: the first mix, the first layers of q0 and q1 (A0, Q,
+// packedSchedule.packed: the first mix, the first layers of q0 and q1 (A0, Q,
 // P after ror4, P after mix4), and the second layer of the last q of a
 // byte without the MDS multiply (t2 and t3∘ror4).
 var (
@@ -162,34 +167,60 @@ func pack16(t *[16]byte) uint64 {
 }
 
 // expandCT computes the subkeys of a 16, 24 or 32-byte key into ks.k and
-// the key material of the constant-time kernels into ks.ct, without
-// secret-dependent memory accesses or branches. It leaves ks.s, the
-// table kernels' S-boxes, zero.
+// the avx2-ct kernels' nibble tables into ks.nibbles(), without
+// secret-dependent memory accesses or branches. ks must have the nibbles
+// layout.
 func (ks *Schedule) expandCT(key []byte) {
 	w := splitKey(key)
 	ks.k = subkeysCT(w)
-	ks.ct.setKey(w)
+	ks.nibbles().setKey(w)
 }
 
-// setKey fills ct with the key material of the key words w. The tables
-// are indexed only by public loop counters; the key bytes enter by XOR.
+// expandPacked is expandCT for generic-ct: the subkeys, and the packed
+// tables into ks.packed(), which ks must have.
+func (ks *Schedule) expandPacked(key []byte) {
+	w := splitKey(key)
+	ks.k = subkeysCT(w)
+	ks.packed().setKey(w)
+}
+
+// setKey fills ct with the key material of the key words w.
 func (ct *ctSchedule) setKey(w keyWords) {
 	ct.mix, ct.first, ct.mds = ctFixed.mix, ctFixed.first, ctFixed.mds
 	ct.sv, ct.kw = w.sv, w.k
-	ct.second, ct.packed = [4][4][3][16]byte{}, [4][4][3]uint64{}
-	for s := range ct.kw {
-		m := ct.kw - 1 - s
+	secondLayers(&ct.second, w)
+}
+
+// setKey fills p with the key material of the key words w.
+func (p *packedSchedule) setKey(w keyWords) {
+	var second [4][4][3][16]byte
+	secondLayers(&second, w)
+	p.kw = w.k
+	for s := range second {
+		for j := range second[s] {
+			for i := range second[s][j] {
+				p.packed[s][j][i] = pack16(&second[s][j][i])
+			}
+		}
+	}
+}
+
+// secondLayers sets t to ctSchedule.second of the key words w. The tables
+// are indexed only by public loop counters; the key bytes enter by XOR.
+func secondLayers(t *[4][4][3][16]byte, w keyWords) {
+	*t = [4][4][3][16]byte{}
+	for s := range w.k {
+		m := w.k - 1 - s
 		for j := range 4 {
 			q := &qtPacked[qType[m][j]]
-			key := uint64(byte(ct.sv[m] >> (8 * j)))
+			key := uint64(byte(w.sv[m] >> (8 * j)))
 			lo, hi := key&15, key>>4
-			tab, packed := &ct.second[s][j], &ct.packed[s][j]
+			tab := &t[s][j]
 			for x := range uint64(16) {
 				t2 := nib(q[2], x)
 				v := [3]uint64{t2 ^ lo ^ hi, nib(q[3], ror4(x)), mix4(ror4(t2^lo) ^ mix4(hi))}
 				for i := range v {
 					tab[i][x] = byte(v[i])
-					packed[i] |= v[i] << (4 * x)
 				}
 			}
 		}

@@ -4,4 +4,4 @@ package kernel
 
 // expandVector reports false: this build has no vector key schedule
 // (key_avx512_amd64.go), and the Go schedules serve every kernel.
-func expandVector(tables, sliced *Schedule, key []byte) bool { return false }
+func expandVector(ks *Schedule, tables, sliced bool, key []byte) bool { return false }

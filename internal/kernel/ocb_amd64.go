@@ -83,9 +83,9 @@ func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 	}
 	_ = dst[len(src)-1]
 	if dec {
-		decryptOCB64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, t, offs, sum)
+		decryptOCB64AVX512(c.ks, &dst[0], &src[0], n, t, offs, sum)
 	} else {
-		encryptOCB64AVX512(c.bulkSchedule(), &dst[0], &src[0], n, t, offs, sum)
+		encryptOCB64AVX512(c.ks, &dst[0], &src[0], n, t, offs, sum)
 	}
 	return true
 }

@@ -111,27 +111,50 @@ func TestBulkBlocks(t *testing.T) {
 	}
 }
 
-// TestPlanSchedules checks that a plan whose bulk kernel cannot share the
-// schedule of its other kernels gets its own (the byte-sliced S-boxes and
-// the nibble tables take the same bytes), and that no other plan does.
+// TestPlanSchedules checks that Init gives each plan one allocation with
+// room for exactly the key material its kernels read, and refuses a plan
+// of two constant-time layouts, whose key material takes the same bytes.
 func TestPlanSchedules(t *testing.T) {
-	sliced := &Kernel{Name: "sliced", Blocks: 64, ConstantTime: true, sliced: true}
-	nibbles := &Kernel{Name: "nibbles", Blocks: 8, ConstantTime: true}
-	tables := &Kernel{Name: "tables", Blocks: 1}
+	kernel := func(name string, ct, sliced bool) *Kernel {
+		k := &Kernel{Name: name, Blocks: 8, ConstantTime: ct, sliced: sliced}
+		k.ladder = []*Kernel{k}
+		return k
+	}
+	sliced, nibbles, tables := kernel("sliced", true, true), kernel("nibbles", true, false), kernel("tables", false, false)
 	for _, tc := range []struct {
 		single, short, bulk *Kernel
-		own                 bool
+		want                layoutSet // 0: Init panics
 	}{
-		{tables, tables, sliced, false},
-		{sliced, sliced, sliced, false},
-		{nibbles, nibbles, sliced, true},
-		{tables, tables, nibbles, false},
-		{tables, tables, tables, false},
+		{tables, tables, sliced, 1<<tablesLayout | 1<<slicedLayout},
+		{sliced, sliced, sliced, 1 << slicedLayout},
+		{tables, tables, nibbles, 1<<tablesLayout | 1<<nibblesLayout},
+		{nibbles, nibbles, nibbles, 1 << nibblesLayout},
+		{GenericCT, GenericCT, GenericCT, 1 << packedLayout},
+		{Generic, Generic, GenericCT, 1<<tablesLayout | 1<<packedLayout},
+		{tables, tables, tables, 1 << tablesLayout},
+		{nibbles, nibbles, sliced, 0},
+		{GenericCT, GenericCT, nibbles, 0},
 	} {
+		name := tc.single.Name + ", " + tc.short.Name + ", " + tc.bulk.Name
+		p := Plan{Single: tc.single, Short: tc.short, Bulk: tc.bulk}
+		if got := p.layouts(); tc.want != 0 && got != tc.want {
+			t.Errorf("%s: layouts %b, want %b", name, got, tc.want)
+		}
 		var c Cipher
-		c.Init(Plan{Single: tc.single, Short: tc.short, Bulk: tc.bulk}, make([]byte, 16))
-		if own := c.bulkSchedule() != &c.ks; own != tc.own {
-			t.Errorf("%s, %s, %s: own bulk schedule %v, want %v", tc.single.Name, tc.short.Name, tc.bulk.Name, own, tc.own)
+		panicked := func() (failed bool) {
+			defer func() { failed = recover() != nil }()
+			c.Init(p, make([]byte, 16))
+			return false
+		}()
+		if panicked != (tc.want == 0) {
+			t.Errorf("%s: Init panicked %v, want %v", name, panicked, tc.want == 0)
+			continue
+		}
+		if tc.want == 0 {
+			continue
+		}
+		if allocs := testing.AllocsPerRun(10, func() { c.Init(p, make([]byte, 16)) }); allocs != 1 {
+			t.Errorf("%s: Init makes %v allocations, want 1", name, allocs)
 		}
 	}
 }

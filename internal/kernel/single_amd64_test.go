@@ -74,7 +74,7 @@ func checkSingleBlocks(t *testing.T, r *rand.Rand, c, ref *Cipher) {
 			inPlace := bytes.Clone(src)
 			f.got(c.Schedule(), inPlace, inPlace)
 			if !bytes.Equal(got, want) || !bytes.Equal(inPlace, want) {
-				t.Fatalf("%s, %d-byte key, %s %x: %x (in place %x), want %x", c.Single().Name, len(c.ks.k), f.name, src, got, inPlace, want)
+				t.Fatalf("%s in the plan of %s, %s %x: %x (in place %x), want %x", c.Single().Name, c.plan.Bulk.Name, f.name, src, got, inPlace, want)
 			}
 		}
 	}
