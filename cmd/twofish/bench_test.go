@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,12 +15,15 @@ import (
 // rowNames are the rows of every table, in order.
 var rowNames = []string{"BLOCK enc", "BLOCK dec", "ECB enc", "ECB dec", "CBC enc", "CBC dec", "CFB enc", "CFB dec",
 	"OFB enc", "OFB dec", "CTR enc", "CTR dec", "XTS enc", "XTS dec",
-	"GCM enc", "GCM dec", "GCM auth", "OCB enc", "OCB dec", "OCB auth", "EAX enc", "EAX dec"}
+	"GCM enc", "GCM dec", "GCM auth", "OCB enc", "OCB dec", "OCB auth", "EAX enc", "EAX dec", "KEY setup"}
 
 var (
 	headerRE = regexp.MustCompile(`^(.*\S) +\|  nanosecs/byte   mebibytes/sec   cycles/byte  auto Mhz$`)
 	rowRE    = regexp.MustCompile(`^ *(\S+ \S+) \| +([0-9.]+|-) ns/B +([0-9.]+|-) MiB/s +([0-9.]+|-) c/B +([0-9.]+|-)$`)
 	footerRE = regexp.MustCompile(`^ +=$`)
+	// keyRE is the line after the KEY row: its cost per byte of key times
+	// the key's length.
+	keyRE = regexp.MustCompile(`^ +([0-9.]+) ns a ([0-9]+)-bit key$`)
 )
 
 // modelClock makes bench's measurements, until the test ends, run each
@@ -69,6 +73,18 @@ func benchTablesRows(t *testing.T, names []string, args ...string) []string {
 			t.Errorf("no %s in the progress on stderr:\n%s", progress, stderr)
 		}
 		lines := strings.Split(table, "\n")
+		for j := 1; j < len(lines); j++ {
+			m := keyRE.FindStringSubmatch(lines[j])
+			if m == nil {
+				continue
+			}
+			// On the model clock, 1 ns a byte of key.
+			if bits, _ := strconv.Atoi(m[2]); !strings.HasPrefix(lines[j-1], strings.Repeat(" ", len(lines[j-1])-len(strings.TrimLeft(lines[j-1], " ")))+"KEY setup") ||
+				m[1] != fmt.Sprintf("%.2f", float64(bits/8)) {
+				t.Errorf("%q after %q", lines[j], lines[j-1])
+			}
+			lines = append(lines[:j], lines[j+1:]...)
+		}
 		if len(lines) != len(names)+2 {
 			t.Errorf("table has %d lines, want %d:\n%s", len(lines), len(names)+2, table)
 			continue

@@ -119,6 +119,10 @@ func (p *textReporter) result(r result) {
 		mhz = *r.MHz
 	}
 	printRow(p.w, p.width, r.Mode+" "+r.Dir, r.NsPerByte, mhz)
+	if r.Mode == "KEY" && r.NsPerByte > 0 {
+		// Per byte of key, as the other rows: the cost of a key too.
+		fmt.Fprintf(p.w, "%*s   %s ns a %d-bit key\n", p.width, "", formatNumber(r.NsPerByte*float64(r.Key/8)), r.Key)
+	}
 }
 
 func (p *textReporter) endTable() { printFooter(p.w, p.width) }

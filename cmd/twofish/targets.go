@@ -33,8 +33,9 @@ type row struct {
 }
 
 // benchModes are the modes bench measures, in the order of its rows; each
-// has an "enc" and a "dec" row, and GCM and OCB an "auth" row.
-var benchModes = []string{"BLOCK", "ECB", "CBC", "CFB", "OFB", "CTR", "XTS", "GCM", "OCB", "EAX"}
+// has an "enc" and a "dec" row, GCM and OCB an "auth" row, and KEY, key
+// setup, a "setup" row.
+var benchModes = []string{"BLOCK", "ECB", "CBC", "CFB", "OFB", "CTR", "XTS", "GCM", "OCB", "EAX", "KEY"}
 
 // targets returns the tables cfg asks for: each Twofish implementation with
 // each key size, then, with -compare, golang.org/x/crypto/twofish and
@@ -57,7 +58,8 @@ func (cfg *benchConfig) targets() ([]target, error) {
 			if err != nil {
 				return nil, err
 			}
-			add("Twofish", impl, bits, append(twofishRows(c, x), twofishAEADRows(c)...))
+			rows := append(twofishRows(c, x), twofishAEADRows(c)...)
+			add("Twofish", impl, bits, append(rows, keyRow(func(k []byte) (*twofish.Cipher, error) { return newCipher(impl, k) }, bits)))
 		}
 	}
 	if !cfg.compare {
@@ -72,7 +74,8 @@ func (cfg *benchConfig) targets() ([]target, error) {
 		if err != nil {
 			return nil, err
 		}
-		add("Twofish", "xcrypto", bits, append(stdRows(b, x), stdAEADRows(b)...))
+		rows := append(stdRows(b, x), stdAEADRows(b)...)
+		add("Twofish", "xcrypto", bits, append(rows, keyRow(xtwofish.NewCipher, bits)))
 	}
 	for _, bits := range cfg.keySizes {
 		b, err := aes.NewCipher(benchKey(bits))
@@ -83,7 +86,8 @@ func (cfg *benchConfig) targets() ([]target, error) {
 		if err != nil {
 			return nil, err
 		}
-		add("AES", "crypto/aes", bits, append(stdRows(b, x), stdAEADRows(b)...))
+		rows := append(stdRows(b, x), stdAEADRows(b)...)
+		add("AES", "crypto/aes", bits, append(rows, keyRow(aes.NewCipher, bits)))
 	}
 	return ts, nil
 }
@@ -218,4 +222,20 @@ func chain(crypt func(dst, src []byte), blockSize int) func(buf []byte) {
 			prev = buf[i : i+blockSize]
 		}
 	}
+}
+
+// keyRow returns the key setup row of a cipher that newCipher makes from
+// keys of bits bits: the operation makes a Cipher from each key-sized
+// piece of the buffer in turn (what is left over, none), so its cost per
+// byte times the key's length in bytes is the cost of a key, with the
+// allocation and the garbage collection that a key per message brings.
+func keyRow[B cipher.Block](newCipher func(key []byte) (B, error), bits int) row {
+	n := bits / 8
+	return row{"KEY", "setup", func(buf []byte) {
+		for i := 0; i+n <= len(buf); i += n {
+			if _, err := newCipher(buf[i : i+n]); err != nil {
+				panic(err)
+			}
+		}
+	}}
 }
