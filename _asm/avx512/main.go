@@ -99,7 +99,74 @@ func main() {
 		for _, dec := range []bool{false, true} {
 			kernel(dec, &xtsKernel{})
 		}
+		// The GFNI variants of every kernel, after the others so that
+		// those come out as they did before GFNI.
+		gfni = true
+		gfniConstants()
+		for _, dec := range []bool{false, true} {
+			kernel(dec, nil)
+		}
+		for _, dec := range []bool{false, true} {
+			kernel4(dec)
+		}
+		for _, dec := range []bool{false, true} {
+			kernel(dec, &ocbKernel{})
+		}
+		kernel(false, &ctrKernel{})
+		kernel(true, &cbcKernel{})
+		for _, dec := range []bool{false, true} {
+			kernel(dec, &xtsKernel{})
+		}
 	})
+}
+
+// gfni is whether the kernels being generated are the GFNI variants, named
+// with the suffix GFNI: the same kernels but for the MDS products, one
+// VGF2P8AFFINEQB each (see gfMatrix) where the others take a VPSRLW and
+// two VPERMB.
+var gfni bool
+
+// funcName returns the name of the kernel base in the variant being
+// generated.
+func funcName(base string) string {
+	if gfni {
+		return base + "GFNI"
+	}
+	return base
+}
+
+// gfMatrices is the constant of the GFNI kernels: the bit matrices of the
+// products by 5B and EF (gfMatrix) at bytes 0 and 8, padded to 64 bytes so
+// that the 64-block kernels copy it to their frame in one line.
+var gfMatrices operand.Mem
+
+// gfOffset is where the matrix of the product by m is in gfMatrices.
+var gfOffset = map[byte]int{0x5B: 0, 0xEF: 8}
+
+func gfniConstants() {
+	gfMatrices = asmgen.Words(c, "gfMatrices", gfMatrix(0x5B), gfMatrix(0xEF), 0, 0, 0, 0, 0, 0)
+}
+
+// gfMatrix returns the VGF2P8AFFINEQB matrix of the map y -> m·y in the
+// MDS field (GF(2) linear): bit i of the product is the parity of y ANDed
+// with byte 7-i of the matrix, so byte 7-i has bit j set where bit i of
+// m·x^j is.
+func gfMatrix(m byte) uint64 {
+	var a uint64
+	for i := range 8 {
+		var row byte
+		for j := range 8 {
+			row |= (spec.GFMul(m, 1<<j) >> i & 1) << j
+		}
+		a |= uint64(row) << (8 * (7 - i))
+	}
+	return a
+}
+
+// gfMul emits dst = m·y bytewise with the matrix at mat (a 64-bit
+// broadcast memory operand).
+func gfMul(mat operand.Mem, y, dst zmm) {
+	c.VGF2P8AFFINEQB_BCST(operand.U8(0), mat, y, dst)
 }
 
 // Offsets into the schedule (key.go): the four S-boxes as bytes, S-box j at
@@ -182,13 +249,22 @@ func (k *kern) subkey(n int) operand.Mem {
 // the stack put them: ECB at 8 KiB ran from 2.2 to 2.4 us with the stack's
 // position alone. With the working set and the state in one stretch of
 // less than 4 KiB, no two of their addresses are 4096 apart.
-const frameCopies = 3*64 + 4*64 + 5*64
+// The GFNI kernels copy one line of matrices where the others copy four
+// nibble tables.
+func frameCopies() int {
+	if gfni {
+		return 3*64 + 4*64 + 2*64
+	}
+	return 3*64 + 4*64 + 5*64
+}
 
 // frameCopy is where the working set's copies are in the frame.
 type frameCopy struct {
 	sbox          [4]operand.Mem
 	mulLo, mulHi  map[byte]operand.Mem
 	byteTranspose operand.Mem
+	// gf is the GFNI kernels' copy of gfMatrices.
+	gf operand.Mem
 }
 
 // copyWorkingSet copies the working set into the frame after the state,
@@ -217,7 +293,14 @@ func (k *kern) copyWorkingSet() {
 		cp(operand.Mem{Base: k.ks, Disp: sboxOffset + 256*j}, k.copies.sbox[j])
 	}
 	k.copies.mulLo, k.copies.mulHi = map[byte]operand.Mem{}, map[byte]operand.Mem{}
+	if gfni {
+		k.copies.gf = next()
+		cp(gfMatrices, k.copies.gf)
+	}
 	for _, m := range []byte{0x5B, 0xEF} {
+		if gfni {
+			break
+		}
 		k.copies.mulLo[m], k.copies.mulHi[m] = next(), next()
 		cp(mulLo[m], k.copies.mulLo[m])
 		cp(mulHi[m], k.copies.mulHi[m])
@@ -369,6 +452,23 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 			src = (j + 3) % 4
 		}
 		y := k.sbox(planes[src], j)
+		if gfni {
+			for _, m := range []byte{0x5B, 0xEF} {
+				p := &term{c.ZMM(), count(j, m)}
+				gfMul(k.copies.gf.Offset(gfOffset[m]), y, p.r)
+				for i := range 4 {
+					if spec.MDS[i][j] == m {
+						acc[i].add(p)
+					}
+				}
+			}
+			for i := range 4 {
+				if spec.MDS[i][j] == 1 {
+					acc[i].add(&term{y, 1})
+				}
+			}
+			continue
+		}
 		hi := c.ZMM()
 		c.VPSRLW(operand.U8(4), y, hi)
 		for _, m := range []byte{0x5B, 0xEF} {
@@ -439,6 +539,7 @@ func kernel(dec bool, mode mode) {
 	if mode != nil {
 		name = strings.Replace(name, "Blocks", mode.name(), 1)
 	}
+	name = funcName(name)
 	c.Implement(name)
 	// Not NOSPLIT: the state is more than a NOSPLIT function may take from
 	// the stack, so the assembler adds the stack check.
@@ -450,7 +551,7 @@ func kernel(dec bool, mode mode) {
 
 	// The frame: the state, the working set (see frameCopies) and the
 	// mode's.
-	size := groups*groupState + frameCopies + 64
+	size := groups*groupState + frameCopies() + 64
 	if mode != nil {
 		size += mode.frame()
 	}
@@ -464,7 +565,7 @@ func kernel(dec bool, mode mode) {
 	}(mulLo, mulHi, byteTranspose)
 	mulLo, mulHi, byteTranspose = k.copies.mulLo, k.copies.mulHi, k.copies.byteTranspose
 	if mode != nil {
-		mode.begin(k, operand.Mem{Base: k.st, Disp: groups*groupState + frameCopies})
+		mode.begin(k, operand.Mem{Base: k.st, Disp: groups*groupState + frameCopies()})
 	}
 	c.TESTQ(n, n)
 	c.JZ(operand.LabelRef("done"))
