@@ -165,8 +165,12 @@ func gfMatrix(m byte) uint64 {
 
 // gfMul emits dst = m·y bytewise with the matrix at mat (a 64-bit
 // broadcast memory operand).
-func gfMul(mat operand.Mem, y, dst zmm) {
-	c.VGF2P8AFFINEQB_BCST(operand.U8(0), mat, y, dst)
+func gfMul(mat operand.Op, y, dst zmm) {
+	if m, ok := mat.(operand.Mem); ok {
+		c.VGF2P8AFFINEQB_BCST(operand.U8(0), m, y, dst)
+		return
+	}
+	c.VGF2P8AFFINEQB(operand.U8(0), mat, y, dst)
 }
 
 // Offsets into the schedule (key.go): the four S-boxes as bytes, S-box j at
@@ -226,6 +230,9 @@ type kern struct {
 	mode mode
 	// copies are the frame's copies of the working set.
 	copies frameCopy
+	// gfReg[m] is the matrix of the product by m in the GFNI kernels,
+	// broadcast in a register.
+	gfReg map[byte]operand.Op
 }
 
 // slot is register q of word w of group g. Words 0 and 1 are the first
@@ -351,6 +358,51 @@ func toPlanes(x [4]operand.Op) [4]zmm {
 	return transpose4(t)
 }
 
+// The GFNI kernels transpose with byte unpacks alone (VPUNPCKLBW,
+// VPUNPCKHBW): their VGF2P8AFFINEQB runs on the two vector pipes that
+// VPSHUFB, the byte permutes and VPMOVB2M take (Zen 5), and the unpacks on
+// any of the four. Per lane, an unpack of two registers at byte
+// granularity moves bit 3 of each byte's index into the register's and
+// shifts the others up, bringing in the register bit at the bottom; four
+// such stages take byte b of every word to register b, and two more
+// restore the words.
+
+// unpackStage interleaves the bytes of the register pairs p, each into a
+// low and a high half: outputs 2i and 2i+1 from pair i.
+func unpackStage(r [4]zmm, p [2][2]int) [4]zmm {
+	var o [4]zmm
+	for i, pr := range p {
+		lo, hi := c.ZMM(), c.ZMM()
+		c.VPUNPCKLBW(r[pr[1]], r[pr[0]], lo)
+		c.VPUNPCKHBW(r[pr[1]], r[pr[0]], hi)
+		o[2*i], o[2*i+1] = lo, hi
+	}
+	return o
+}
+
+// toPlanesUnpack is toPlanes by four byte unpack stages; its planes are
+// in another order of the blocks than toPlanes', which toWordsUnpack
+// undoes.
+func toPlanesUnpack(x [4]operand.Op) [4]zmm {
+	var r [4]zmm
+	for i := range 4 {
+		r[i] = load(x[i])
+	}
+	r = unpackStage(r, [2][2]int{{0, 1}, {2, 3}})
+	for range 3 {
+		r = unpackStage(r, [2][2]int{{0, 2}, {1, 3}})
+	}
+	return r
+}
+
+// toWordsUnpack is the inverse of toPlanesUnpack, in two stages.
+func toWordsUnpack(z [4]zmm) [4]zmm {
+	for range 2 {
+		z = unpackStage(z, [2][2]int{{0, 2}, {1, 3}})
+	}
+	return [4]zmm{z[0], z[2], z[1], z[3]}
+}
+
 // toWords is the inverse of toPlanes.
 func toWords(z [4]zmm) [4]zmm {
 	t := transpose4(z)
@@ -443,7 +495,12 @@ func count(j int, m byte) int {
 // g returns the g function of the word x (memory or registers), rotated
 // left by 8 bits first if rot, in word layout.
 func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
-	planes := toPlanes(x)
+	var planes [4]zmm
+	if gfni {
+		planes = toPlanesUnpack(x)
+	} else {
+		planes = toPlanes(x)
+	}
 	var acc [4]xorAcc
 	for j := range 4 {
 		// Byte j of rol(x, 8) is byte j-1 of x.
@@ -455,7 +512,7 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 		if gfni {
 			for _, m := range []byte{0x5B, 0xEF} {
 				p := &term{c.ZMM(), count(j, m)}
-				gfMul(k.copies.gf.Offset(gfOffset[m]), y, p.r)
+				gfMul(k.gfReg[m], y, p.r)
 				for i := range 4 {
 					if spec.MDS[i][j] == m {
 						acc[i].add(p)
@@ -492,6 +549,9 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 	var z [4]zmm
 	for i := range z {
 		z[i] = acc[i].sum()
+	}
+	if gfni {
+		return toWordsUnpack(z)
 	}
 	return toWords(z)
 }
@@ -580,6 +640,15 @@ func kernel(dec bool, mode mode) {
 			r := c.ZMM()
 			c.VMOVDQU64(m, r)
 			k.tab[j][h] = r
+		}
+	}
+
+	if gfni {
+		k.gfReg = map[byte]operand.Op{}
+		for _, m := range []byte{0x5B, 0xEF} {
+			r := c.ZMM()
+			c.VPBROADCASTQ(k.copies.gf.Offset(gfOffset[m]), r)
+			k.gfReg[m] = r
 		}
 	}
 
