@@ -187,8 +187,9 @@ func gfMatrix(m byte) uint64 {
 	return a
 }
 
-// gfMul emits dst = m·y bytewise with the matrix at mat (a 64-bit
-// broadcast memory operand).
+// gfMul emits dst = m·y bytewise with the matrix of m in mat: a 64-bit
+// memory operand, which it broadcasts, or a register that holds the
+// matrix in every 64-bit lane.
 func gfMul(mat operand.Op, y, dst zmm) {
 	if m, ok := mat.(operand.Mem); ok {
 		c.VGF2P8AFFINEQB_BCST(operand.U8(0), m, y, dst)
