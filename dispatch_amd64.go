@@ -17,6 +17,8 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 		kernel.EncryptBlock1xBMI(ks, &dst[0], &src[0])
 	case kernel.AMD64x1:
 		kernel.EncryptBlock1x(ks, &dst[0], &src[0])
+	case kernel.AVX512GFNI:
+		kernel.EncryptBlockAVX512GFNI(ks, &dst[0], &src[0])
 	case kernel.AVX512VBMI:
 		kernel.EncryptBlockAVX512(ks, &dst[0], &src[0])
 	case kernel.AVX2CT:
@@ -39,6 +41,8 @@ func (c *Cipher) Decrypt(dst, src []byte) {
 		kernel.DecryptBlock1xBMI(ks, &dst[0], &src[0])
 	case kernel.AMD64x1:
 		kernel.DecryptBlock1x(ks, &dst[0], &src[0])
+	case kernel.AVX512GFNI:
+		kernel.DecryptBlockAVX512GFNI(ks, &dst[0], &src[0])
 	case kernel.AVX512VBMI:
 		kernel.DecryptBlockAVX512(ks, &dst[0], &src[0])
 	case kernel.AVX2CT:

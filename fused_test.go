@@ -11,7 +11,8 @@ import (
 // generic code over the same block at every whole-block length up to twice
 // the widest kernel plus three blocks (and 7 bytes past each, for CTR), for
 // every implementation: the lengths where whole groups go to the fused
-// kernels of avx512-vbmi (kernel.Cipher.CTRGroups, CBCDecryptGroups) and
+// kernels of avx512-vbmi and avx512-gfni (kernel.Cipher.CTRGroups,
+// CBCDecryptGroups) and
 // the rest to the ladder. Each length runs in place and not, at an offset
 // modulo 8 that changes with it, in one call, and in two calls split at a
 // random point, so that a fused run can start after a partial block of key
@@ -97,7 +98,7 @@ func TestCTRCarries(t *testing.T) {
 // generic (which TestXTSAgainstXCrypto compares with x/crypto/xts) at every
 // whole-block length from one block up to twice the widest kernel plus
 // three blocks, and 5 bytes past each (ciphertext stealing): the lengths
-// where whole groups go to the fused kernels of avx512-vbmi
+// where whole groups go to the fused kernels of avx512-vbmi and avx512-gfni
 // (kernel.Cipher.XTSGroups) and the rest to the batches. Each length
 // encrypts and decrypts, in place and not, at an offset modulo 8 that
 // changes with it.

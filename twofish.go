@@ -37,8 +37,9 @@ func NewCipher(key []byte) (*Cipher, error) {
 
 // NewCipherConstantTime is like NewCipher but uses only constant-time
 // kernels, which make no memory access or branch that depends on the key or
-// the data, for every shape: the fastest this CPU runs (avx512-vbmi, else
-// avx2-ct, or arm64-neon, else generic-ct), whatever TWOFISH_IMPL says.
+// the data, for every shape: the fastest this CPU runs (avx512-gfni, else
+// avx512-vbmi, else avx2-ct, or arm64-neon, else generic-ct), whatever
+// TWOFISH_IMPL says.
 // The modes and AEADs built on the Cipher stay constant-time (GHASH has no
 // tables either). The table kernels that NewCipher uses for single blocks and
 // short runs everywhere, and for long runs on CPUs without AVX-512 VBMI,

@@ -56,7 +56,7 @@ func TestPolicy(t *testing.T) {
 			f.GDS = "Not affected"
 			avx512(f)
 			f.AVX512VBMI, f.GFNI = true, true
-		}), "avx512-vbmi"},
+		}), "avx512-gfni"},
 		{"AMD Zen 4 without OS zmm support", with(amdAVX2, func(f *Facts) {
 			f.Family, f.Model = 0x19, 0x61
 			avx512(f)
@@ -67,7 +67,15 @@ func TestPolicy(t *testing.T) {
 			f.GDS = "Not affected"
 			avx512(f)
 			f.AVX512VBMI, f.GFNI = true, true
+		}), "avx512-gfni"},
+		{"AMD Zen 5 without GFNI", with(amdAVX2, func(f *Facts) {
+			f.Family, f.Model = 0x1A, 0x02
+			f.GDS = "Not affected"
+			avx512(f)
+			f.AVX512VBMI = true
 		}), "avx512-vbmi"},
+		{"GFNI without VBMI", with(intelAVX2, func(f *Facts) { f.Model = 0x55; f.GDS = "Not affected"; avx512(f); f.GFNI = true }), "avx2-vpgather"},
+		{"Ice Lake server with GFNI", with(intelAVX2, func(f *Facts) { f.Model = 0x6A; f.GDS = "Vulnerable"; avx512(f); f.AVX512VBMI, f.GFNI = true, true }), "avx512-gfni"},
 		{"AMD Excavator", with(amdAVX2, func(f *Facts) { f.Family, f.Model = 0x15, 0x60 }), "avx2-gather"},
 		{"unknown vendor with AVX2", Facts{Vendor: "CentaurHauls", Family: 7, Model: 0x3B, AVX2: true, OSYMM: true}, "avx2-gather"},
 		{"no vendor with AVX2", Facts{AVX2: true, OSYMM: true}, "avx2-gather"},
@@ -140,7 +148,7 @@ func TestGDSUnmitigated(t *testing.T) {
 
 // allBlockImpls are the block implementations of the amd64 build, which
 // blockPolicy chooses from on every architecture.
-var allBlockImpls = []string{"avx512-vbmi", "avx2-ct", "avx2-gather", "avx2-vpgather", "amd64-3way", "amd64-1way", "generic", "generic-ct"}
+var allBlockImpls = []string{"avx512-gfni", "avx512-vbmi", "avx2-ct", "avx2-gather", "avx2-vpgather", "amd64-3way", "amd64-1way", "generic", "generic-ct"}
 
 // TestHostChoices checks that this process's choices are Decide's for this
 // machine's facts, that the block kernel is the policy's unless
@@ -196,7 +204,8 @@ func TestDecide(t *testing.T) {
 		f                      Facts
 		ct, scalar, ghash, ocb string
 	}{
-		{"Zen 5", zen5, "avx512-vbmi", "bmi", "avx512-vpclmulqdq", "avx512"},
+		{"Zen 5", zen5, "avx512-gfni", "bmi", "avx512-vpclmulqdq", "avx512"},
+		{"Zen 5 without GFNI", with(zen5, func(f *Facts) { f.GFNI = false }), "avx512-vbmi", "bmi", "avx512-vpclmulqdq", "avx512"},
 		{"Zen 5 without OS zmm support", with(zen5, func(f *Facts) { f.OSZMM = false }), "avx2-ct", "bmi", "avx2-vpclmulqdq", "avx2"},
 		{"Haswell", with(intelAVX2, func(f *Facts) { f.Model = 0x3C; f.BMI1, f.BMI2, f.SSSE3, f.CLMUL = true, true, true, true }), "avx2-ct", "bmi", "pclmulqdq", "avx2"},
 		{"Nehalem", nehalem, "generic-ct", "baseline", "pclmulqdq", "sse2"},
@@ -208,7 +217,7 @@ func TestDecide(t *testing.T) {
 				if c.BlockCT.Name != tc.ct || c.Scalar.Name != tc.scalar || c.GHASH.Name != tc.ghash || c.OCBMask.Name != tc.ocb {
 					t.Errorf("constant-time %s, scalar %s, GHASH %s, OCB %s; want %s, %s, %s, %s", c.BlockCT.Name, c.Scalar.Name, c.GHASH.Name, c.OCBMask.Name, tc.ct, tc.scalar, tc.ghash, tc.ocb)
 				}
-				if want := map[bool]string{true: "avx512-vbmi", false: "generic"}[tc.ct == "avx512-vbmi"]; c.KeySched.Name != want {
+				if want := map[bool]string{true: "avx512-vbmi", false: "generic"}[strings.HasPrefix(tc.ct, "avx512-")]; c.KeySched.Name != want {
 					t.Errorf("key schedule %s, want %s (it needs what avx512-vbmi needs)", c.KeySched.Name, want)
 				}
 			} else if c.BlockCT.Name != "generic-ct" {
@@ -230,6 +239,7 @@ func TestShapes(t *testing.T) {
 		block, single, short string
 		below                int
 	}{
+		{"avx512-gfni", "amd64-1way", "amd64-3way", 10},
 		{"avx512-vbmi", "amd64-1way", "amd64-3way", 10},
 		{"avx2-gather", "amd64-1way", "amd64-3way", 13},
 		{"avx2-vpgather", "amd64-1way", "amd64-3way", 16},
@@ -246,7 +256,8 @@ func TestShapes(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []Facts{amdAVX2, {}, with(amdAVX2, func(f *Facts) { f.Family = 0x1A; avx512(f); f.AVX512VBMI = true })} {
+	for _, f := range []Facts{amdAVX2, {}, with(amdAVX2, func(f *Facts) { f.Family = 0x1A; avx512(f); f.AVX512VBMI = true }),
+		with(amdAVX2, func(f *Facts) { f.Family = 0x1A; avx512(f); f.AVX512VBMI, f.GFNI = true, true })} {
 		c := Decide(f)
 		want := shape{single: "generic", short: "generic"}
 		if c.Block.Has("amd64-3way") {

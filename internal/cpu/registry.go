@@ -131,6 +131,8 @@ func supports(f Facts, part, name string) bool {
 	switch part + "/" + name {
 	case Block + "/avx512-vbmi":
 		return avx512 && f.AVX512BW && f.AVX512VL && f.AVX512VBMI
+	case Block + "/avx512-gfni":
+		return avx512 && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.GFNI
 	case Block + "/avx2-ct", Block + "/avx2-gather", Block + "/avx2-vpgather":
 		return avx2
 	case Scalar + "/bmi":

@@ -196,7 +196,7 @@ func perfCommand() (string, error) {
 }
 
 // kernelSymbol matches the assembly kernels' symbols as perf names them.
-var kernelSymbol = regexp.MustCompile(`kernel\.(en|de)cryptBlocks(\d+x(BMI)?|16AVX2(VP)?Gather|64AVX512|(32|64)AVX2CT(128|192|256))\b`)
+var kernelSymbol = regexp.MustCompile(`kernel\.(en|de)cryptBlocks(\d+x(BMI)?|16AVX2(VP)?Gather|64AVX512(GFNI)?|(32|64)AVX2CT(128|192|256))\b`)
 
 // unwindKernels are the implementations the unwinding test profiles, and
 // the encryption kernel in which each spends its time.
@@ -206,6 +206,7 @@ var unwindKernels = []struct{ impl, symbol string }{
 	{"avx2-gather", "kernel.encryptBlocks16AVX2Gather"},
 	{"avx2-vpgather", "kernel.encryptBlocks16AVX2VPGather"},
 	{"avx512-vbmi", "kernel.encryptBlocks64AVX512"},
+	{"avx512-gfni", "kernel.encryptBlocks64AVX512GFNI"},
 	{"avx2-ct", "kernel.encryptBlocks64AVX2CT256"},
 }
 

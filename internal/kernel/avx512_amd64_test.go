@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestAVX512AssemblyIsConstantTime reads avx512_amd64.s and checks, for
-// each of its functions, the properties that make the avx512-vbmi kernels
-// constant-time by construction:
+// each of its functions, the properties that make the avx512-vbmi and
+// avx512-gfni kernels constant-time by construction:
 //
 //   - no memory operand has an index register, and no instruction gathers
 //     or scatters: every address is a general-purpose register plus a
@@ -26,17 +27,25 @@ import (
 //     values, and there is no CALL or indirect jump.
 //
 // Together: no address and no branch depends on the key or the data. The
-// kernels must also end with VZEROUPPER.
+// kernels must also end with VZEROUPPER. Every kernel has its GFNI
+// variant, and only those use GFNI.
 func TestAVX512AssemblyIsConstantTime(t *testing.T) {
-	checkAVX512Assembly(t, "avx512_amd64.s",
-		"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512",
-		"encryptCTR64AVX512", "decryptCBC64AVX512", "encryptXTS64AVX512", "decryptXTS64AVX512")
+	kernels := []string{"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512",
+		"encryptCTR64AVX512", "decryptCBC64AVX512", "encryptXTS64AVX512", "decryptXTS64AVX512",
+		"encryptBlocks4AVX512", "decryptBlocks4AVX512"}
+	for _, k := range slices.Clone(kernels) {
+		kernels = append(kernels, k+"GFNI")
+	}
+	checkAVX512Assembly(t, "avx512_amd64.s", kernels...)
 }
 
 // checkAVX512Assembly checks every function of the AVX-512 file name as
 // TestAVX512AssemblyIsConstantTime says, that it has the functions want,
-// that it uses no GFNI, and that it needs no feature that internal/cpu's
-// rule for avx512-vbmi does not check.
+// and that each needs no feature that internal/cpu's rule for its
+// implementation does not check: avx512-vbmi's, and GFNI besides for the
+// functions whose names end in GFNI (avx512-gfni's). The others may use
+// no GFNI: they are tested under Bochs 2.7, which computes VGF2P8AFFINEQB
+// wrongly (testdata/bochs).
 func checkAVX512Assembly(t *testing.T, name string, want ...string) {
 	t.Helper()
 	data, err := os.ReadFile(name)
@@ -51,29 +60,43 @@ func checkAVX512Assembly(t *testing.T, name string, want ...string) {
 	}
 	for fn, lines := range funcs {
 		checkPublicAddressesAndBranches(t, fn, lines)
+		if strings.HasSuffix(fn, "GFNI") {
+			continue
+		}
 		for _, line := range lines {
-			// GFNI would be checked wrongly under Bochs 2.7, which
-			// computes VGF2P8AFFINEQB wrongly (testdata/bochs).
 			if strings.HasPrefix(line, "VGF2P8") {
 				t.Errorf("%s: GFNI: %s", fn, line)
 			}
 		}
 	}
 
-	// The kernels may need no feature that internal/cpu's rule for
-	// avx512-vbmi does not check; avo lists what each needs in a
-	// "// Requires:" comment.
+	// The kernels may need no feature that internal/cpu's rule does not
+	// check; avo lists what each needs in a "// Requires:" comment just
+	// before its TEXT line.
 	checked := map[string]bool{"AVX": true, "AVX512F": true, "AVX512BW": true, "AVX512VL": true, "AVX512VBMI": true}
 	n := 0
+	var requires string
 	for _, line := range strings.Split(string(data), "\n") {
 		if rest, ok := strings.CutPrefix(line, "// Requires: "); ok {
-			n++
-			for _, f := range strings.Split(rest, ", ") {
-				if !checked[f] {
-					t.Errorf("%s requires %s, which internal/cpu does not check for avx512-vbmi", name, f)
-				}
+			requires = rest
+			continue
+		}
+		rest, ok := strings.CutPrefix(line, "TEXT ·")
+		if !ok {
+			continue
+		}
+		fn, _, _ := strings.Cut(rest, "(")
+		if requires == "" {
+			t.Errorf("%s: %s has no Requires comment", name, fn)
+			continue
+		}
+		n++
+		for _, f := range strings.Split(requires, ", ") {
+			if !checked[f] && !(f == "GFNI" && strings.HasSuffix(fn, "GFNI")) {
+				t.Errorf("%s: %s requires %s, which internal/cpu does not check for it", name, fn, f)
 			}
 		}
+		requires = ""
 	}
 	if n != len(funcs) {
 		t.Errorf("%s: %d Requires comments for %d functions", name, n, len(funcs))

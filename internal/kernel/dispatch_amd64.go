@@ -18,6 +18,11 @@ var (
 	// the zmm registers. It takes any number of blocks itself, so that no
 	// block of its ladder reaches a kernel that looks tables up.
 	AVX512VBMI = &Kernel{Name: "avx512-vbmi", Blocks: 64, ConstantTime: true, sliced: true}
+	// AVX512GFNI is avx512-vbmi with the GFNI variants of its kernels,
+	// whose MDS products are one VGF2P8AFFINEQB each: it needs GFNI
+	// besides what avx512-vbmi needs, and has the same ladder, schedule
+	// and fused mode kernels.
+	AVX512GFNI = &Kernel{Name: "avx512-gfni", Blocks: 64, ConstantTime: true, sliced: true}
 	// The constant-time 64-way AVX2 kernel without table look-ups
 	// (kernels_avx2ct_amd64.go) needs AVX2 and the operating system's
 	// support for the ymm registers. It takes any number of blocks itself,
@@ -48,13 +53,15 @@ func init() {
 // archKernels returns the kernels of this architecture, in order of
 // preference; the portable kernel is not among them.
 func archKernels() []*Kernel {
-	return []*Kernel{AVX512VBMI, AVX2CT, avx2Gather, avx2VPGather, amd64x3, amd64x1}
+	return []*Kernel{AVX512GFNI, AVX512VBMI, AVX2CT, avx2Gather, avx2VPGather, amd64x3, amd64x1}
 }
 
 func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
 	switch k {
+	case AVX512GFNI:
+		crypt64AVX512(ks, dst, src, false, true)
 	case AVX512VBMI:
-		encrypt64AVX512(ks, dst, src)
+		crypt64AVX512(ks, dst, src, false, false)
 	case AVX2CT:
 		encrypt64AVX2CT(ks, dst, src)
 	case GenericCT:
@@ -76,8 +83,10 @@ func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
 
 func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 	switch k {
+	case AVX512GFNI:
+		crypt64AVX512(ks, dst, src, true, true)
 	case AVX512VBMI:
-		decrypt64AVX512(ks, dst, src)
+		crypt64AVX512(ks, dst, src, true, false)
 	case AVX2CT:
 		decrypt64AVX2CT(ks, dst, src)
 	case GenericCT:
@@ -120,6 +129,14 @@ func EncryptBlockAVX512(ks *Schedule, dst, src *byte) { encryptBlocks4AVX512(ks,
 
 // DecryptBlockAVX512 decrypts one block with the 4-block AVX-512 kernel.
 func DecryptBlockAVX512(ks *Schedule, dst, src *byte) { decryptBlocks4AVX512(ks, dst, src, 1) }
+
+// EncryptBlockAVX512GFNI encrypts one block with the 4-block AVX-512 GFNI
+// kernel.
+func EncryptBlockAVX512GFNI(ks *Schedule, dst, src *byte) { encryptBlocks4AVX512GFNI(ks, dst, src, 1) }
+
+// DecryptBlockAVX512GFNI decrypts one block with the 4-block AVX-512 GFNI
+// kernel.
+func DecryptBlockAVX512GFNI(ks *Schedule, dst, src *byte) { decryptBlocks4AVX512GFNI(ks, dst, src, 1) }
 
 // EncryptBlockAVX2CT encrypts the first block of src with the avx2-ct
 // kernels, padded to their narrowest group.

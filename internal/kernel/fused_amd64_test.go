@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -91,7 +92,23 @@ func xtsRef(ref *Cipher, dst, src []byte, lo, hi uint64, dec bool) (uint64, uint
 	return lo, hi
 }
 
-// TestFusedGroupsAssembly compares avx512-vbmi's fused CTR, CBC
+// fusedKernels are the kernels with fused mode kernels.
+var fusedKernels = []*Kernel{AVX512GFNI, AVX512VBMI}
+
+// forEachFused runs f as a subtest for each of fusedKernels, skipping (or
+// failing, as forEachKernel does) one this CPU cannot run.
+func forEachFused(t *testing.T, f func(t *testing.T, k *Kernel)) {
+	for _, k := range fusedKernels {
+		t.Run(k.Name, func(t *testing.T) {
+			if !k.Supported {
+				skipUnsupported(t, k.Name)
+			}
+			f(t, k)
+		})
+	}
+}
+
+// TestFusedGroupsAssembly compares the fused CTR, CBC
 // decryption and XTS kernels with the modes in Go around the generic
 // kernel:
 // every block count up to two groups and three blocks and a few larger
@@ -99,88 +116,87 @@ func xtsRef(ref *Cipher, dst, src []byte, lo, hi uint64, dec bool) (uint64, uint
 // alone), in place and not, at every offset of the buffers modulo 8, with
 // random counters, IVs and tweaks.
 func TestFusedGroupsAssembly(t *testing.T) {
-	if !AVX512VBMI.Supported {
-		skipUnsupported(t, AVX512VBMI.Name)
-	}
-	r := testRand(t)
-	for _, bits := range []int{128, 256} {
-		key := randBytes(r, bits/8)
-		c, ref := newCipher(key, AVX512VBMI), newCipher(key, Generic)
-		for _, n := range fusedLengths(r) {
-			for _, inPlace := range []bool{false, true} {
-				off := r.IntN(8)
-				what := fmt.Sprintf("%d-bit key, %d blocks, in place %v, offset %d", bits, n, inPlace, off)
-				whole := n / FusedGroup * FusedGroup * BlockSize
-				src := randBytes(r, n*BlockSize+off)[off:]
-				fill := randBytes(r, len(src))
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		r := testRand(t)
+		for _, bits := range []int{128, 256} {
+			key := randBytes(r, bits/8)
+			c, ref := newCipher(key, kern), newCipher(key, Generic)
+			for _, n := range fusedLengths(r) {
+				for _, inPlace := range []bool{false, true} {
+					off := r.IntN(8)
+					what := fmt.Sprintf("%d-bit key, %d blocks, in place %v, offset %d", bits, n, inPlace, off)
+					whole := n / FusedGroup * FusedGroup * BlockSize
+					src := randBytes(r, n*BlockSize+off)[off:]
+					fill := randBytes(r, len(src))
 
-				// CTR.
-				hi, lo := r.Uint64(), r.Uint64()
-				want := bytes.Clone(fill)
-				wantHi, wantLo := ctrRef(ref, want[:whole], src[:whole], hi, lo)
-				got := append(make([]byte, off, off+len(src)), fill...)[off:]
-				in := src
-				if inPlace {
-					copy(got[:whole], src)
-					in = got
-				}
-				ctr := [2]uint64{lo, hi}
-				if m := c.CTRGroups(got, in, &ctr); m != whole {
-					t.Fatalf("CTR, %s: CTRGroups did %d bytes, want %d", what, m, whole)
-				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("CTR, %s: differs from CTR in Go", what)
-				}
-				if ctr != [2]uint64{wantLo, wantHi} {
-					t.Fatalf("CTR, %s: counter %x, want %x", what, ctr, [2]uint64{wantLo, wantHi})
-				}
+					// CTR.
+					hi, lo := r.Uint64(), r.Uint64()
+					want := bytes.Clone(fill)
+					wantHi, wantLo := ctrRef(ref, want[:whole], src[:whole], hi, lo)
+					got := append(make([]byte, off, off+len(src)), fill...)[off:]
+					in := src
+					if inPlace {
+						copy(got[:whole], src)
+						in = got
+					}
+					ctr := [2]uint64{lo, hi}
+					if m := c.CTRGroups(got, in, &ctr); m != whole {
+						t.Fatalf("CTR, %s: CTRGroups did %d bytes, want %d", what, m, whole)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("CTR, %s: differs from CTR in Go", what)
+					}
+					if ctr != [2]uint64{wantLo, wantHi} {
+						t.Fatalf("CTR, %s: counter %x, want %x", what, ctr, [2]uint64{wantLo, wantHi})
+					}
 
-				// CBC decryption.
-				var iv [BlockSize]byte
-				copy(iv[:], randBytes(r, BlockSize))
-				want = bytes.Clone(fill)
-				wantIV := cbcDecryptRef(ref, want[:whole], src[:whole], iv)
-				got = append(make([]byte, off, off+len(src)), fill...)[off:]
-				in = src
-				if inPlace {
-					copy(got[:whole], src)
-					in = got
-				}
-				if m := c.CBCDecryptGroups(got, in, &iv); m != whole {
-					t.Fatalf("CBC, %s: CBCDecryptGroups did %d bytes, want %d", what, m, whole)
-				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("CBC, %s: differs from CBC decryption in Go", what)
-				}
-				if iv != wantIV {
-					t.Fatalf("CBC, %s: next IV %x, want %x", what, iv, wantIV)
-				}
-
-				// XTS.
-				for _, dec := range []bool{false, true} {
-					lo, hi := r.Uint64(), r.Uint64()
+					// CBC decryption.
+					var iv [BlockSize]byte
+					copy(iv[:], randBytes(r, BlockSize))
 					want = bytes.Clone(fill)
-					wantLo, wantHi := xtsRef(ref, want[:whole], src[:whole], lo, hi, dec)
+					wantIV := cbcDecryptRef(ref, want[:whole], src[:whole], iv)
 					got = append(make([]byte, off, off+len(src)), fill...)[off:]
 					in = src
 					if inPlace {
 						copy(got[:whole], src)
 						in = got
 					}
-					tw := [2]uint64{lo, hi}
-					if m := c.XTSGroups(got, in, &tw, dec); m != whole {
-						t.Fatalf("XTS, %s, decrypt %v: XTSGroups did %d bytes, want %d", what, dec, m, whole)
+					if m := c.CBCDecryptGroups(got, in, &iv); m != whole {
+						t.Fatalf("CBC, %s: CBCDecryptGroups did %d bytes, want %d", what, m, whole)
 					}
 					if !bytes.Equal(got, want) {
-						t.Fatalf("XTS, %s, decrypt %v: differs from XTS in Go", what, dec)
+						t.Fatalf("CBC, %s: differs from CBC decryption in Go", what)
 					}
-					if tw != [2]uint64{wantLo, wantHi} {
-						t.Fatalf("XTS, %s, decrypt %v: next tweak %x, want %x", what, dec, tw, [2]uint64{wantLo, wantHi})
+					if iv != wantIV {
+						t.Fatalf("CBC, %s: next IV %x, want %x", what, iv, wantIV)
+					}
+
+					// XTS.
+					for _, dec := range []bool{false, true} {
+						lo, hi := r.Uint64(), r.Uint64()
+						want = bytes.Clone(fill)
+						wantLo, wantHi := xtsRef(ref, want[:whole], src[:whole], lo, hi, dec)
+						got = append(make([]byte, off, off+len(src)), fill...)[off:]
+						in = src
+						if inPlace {
+							copy(got[:whole], src)
+							in = got
+						}
+						tw := [2]uint64{lo, hi}
+						if m := c.XTSGroups(got, in, &tw, dec); m != whole {
+							t.Fatalf("XTS, %s, decrypt %v: XTSGroups did %d bytes, want %d", what, dec, m, whole)
+						}
+						if !bytes.Equal(got, want) {
+							t.Fatalf("XTS, %s, decrypt %v: differs from XTS in Go", what, dec)
+						}
+						if tw != [2]uint64{wantLo, wantHi} {
+							t.Fatalf("XTS, %s, decrypt %v: next tweak %x, want %x", what, dec, tw, [2]uint64{wantLo, wantHi})
+						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestCTRGroupsCarry checks the CTR kernel's counter where it carries: from
@@ -190,49 +206,55 @@ func TestFusedGroupsAssembly(t *testing.T) {
 // in every lane of every register of both groups of a two-group call, and
 // the counter after it.
 func TestCTRGroupsCarry(t *testing.T) {
-	if !AVX512VBMI.Supported {
-		skipUnsupported(t, AVX512VBMI.Name)
-	}
-	r := testRand(t)
-	key := randBytes(r, 32)
-	c, ref := newCipher(key, AVX512VBMI), newCipher(key, Generic)
-	src := randBytes(r, 2*FusedGroup*BlockSize)
-	got, want := make([]byte, len(src)), make([]byte, len(src))
-	for j := 1; j <= 16; j++ {
-		for k := range uint64(71) {
-			// 2^(8j) - 1 - k as hi, lo.
-			hi, lo := uint64(0), ^uint64(0)>>(64-8*min(j, 8))
-			if j > 8 {
-				hi = ^uint64(0) >> (64 - 8*(j-8))
-				lo = ^uint64(0)
-			}
-			if lo < k {
-				hi--
-			}
-			lo -= k
-			wantHi, wantLo := ctrRef(ref, want, src, hi, lo)
-			ctr := [2]uint64{lo, hi}
-			c.CTRGroups(got, src, &ctr)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("counter %016x%016x: differs from CTR in Go", hi, lo)
-			}
-			if ctr != [2]uint64{wantLo, wantHi} {
-				t.Fatalf("counter %016x%016x: next counter %x, want %x", hi, lo, ctr, [2]uint64{wantLo, wantHi})
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		r := testRand(t)
+		key := randBytes(r, 32)
+		c, ref := newCipher(key, kern), newCipher(key, Generic)
+		src := randBytes(r, 2*FusedGroup*BlockSize)
+		got, want := make([]byte, len(src)), make([]byte, len(src))
+		for j := 1; j <= 16; j++ {
+			for k := range uint64(71) {
+				// 2^(8j) - 1 - k as hi, lo.
+				hi, lo := uint64(0), ^uint64(0)>>(64-8*min(j, 8))
+				if j > 8 {
+					hi = ^uint64(0) >> (64 - 8*(j-8))
+					lo = ^uint64(0)
+				}
+				if lo < k {
+					hi--
+				}
+				lo -= k
+				wantHi, wantLo := ctrRef(ref, want, src, hi, lo)
+				ctr := [2]uint64{lo, hi}
+				c.CTRGroups(got, src, &ctr)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("counter %016x%016x: differs from CTR in Go", hi, lo)
+				}
+				if ctr != [2]uint64{wantLo, wantHi} {
+					t.Fatalf("counter %016x%016x: next counter %x, want %x", hi, lo, ctr, [2]uint64{wantLo, wantHi})
+				}
 			}
 		}
-	}
+	})
 }
 
-// TestFusedGroupsDecline checks that the Ciphers of the other kernels
-// decline the fused modes and leave dst alone.
+// TestFusedGroupsDecline checks that the Ciphers of the kernels without
+// fused mode kernels decline the fused modes and leave dst alone, and that
+// those with them say so.
 func TestFusedGroupsDecline(t *testing.T) {
 	r := testRand(t)
 	src := randBytes(r, 2*FusedGroup*BlockSize)
 	for _, k := range All() {
-		if k == AVX512VBMI || !k.Supported {
+		if !k.Supported {
 			continue
 		}
 		c := newCipher(randBytes(r, 16), k)
+		if slices.Contains(fusedKernels, k) {
+			if !c.Fused() {
+				t.Errorf("%s: Fused reports false", k.Name)
+			}
+			continue
+		}
 		dst := make([]byte, len(src))
 		var ctr [2]uint64
 		var iv [BlockSize]byte
@@ -246,7 +268,7 @@ func TestFusedGroupsDecline(t *testing.T) {
 	}
 }
 
-// BenchmarkFusedGroups times avx512-vbmi's fused CTR, CBC decryption and
+// BenchmarkFusedGroups times each of fusedKernels' fused CTR, CBC decryption and
 // XTS kernels against its ECB encryption over the same 8 KiB, alternately in
 // one loop, and reports each one's speed as a fraction of ECB's (metric
 // xECB: 1 is as fast as ECB; xECBmin from the fastest call of each, which
@@ -254,10 +276,17 @@ func TestFusedGroupsDecline(t *testing.T) {
 //
 //	go test -run '^$' -bench FusedGroups -count 7 ./internal/kernel
 func BenchmarkFusedGroups(b *testing.B) {
-	if !AVX512VBMI.Supported {
-		b.Skipf("implementation %s is not supported on this CPU", AVX512VBMI.Name)
+	for _, k := range fusedKernels {
+		b.Run("impl="+k.Name, func(b *testing.B) {
+			if !k.Supported {
+				b.Skipf("implementation %s is not supported on this CPU", k.Name)
+			}
+			benchmarkFusedGroups(b, newCipher(make([]byte, 32), k))
+		})
 	}
-	c := newCipher(make([]byte, 32), AVX512VBMI)
+}
+
+func benchmarkFusedGroups(b *testing.B, c *Cipher) {
 	buf := make([]byte, 8192)
 	var ctr [2]uint64
 	var iv [BlockSize]byte

@@ -15,53 +15,52 @@ import (
 // or writes one byte outside the whole groups it is given (the CBC kernel
 // reads the block before each group but the first) crashes the test.
 func TestFusedGuardPages(t *testing.T) {
-	if !AVX512VBMI.Supported {
-		skipUnsupported(t, AVX512VBMI.Name)
-	}
-	maxBlocks := 2*FusedGroup + 3
-	r := testRand(t)
-	key := randBytes(r, 32)
-	c, ref := newCipher(key, AVX512VBMI), newCipher(key, Generic)
-	a := guardpage.New(t, maxBlocks*BlockSize)
-	b := guardpage.New(t, maxBlocks*BlockSize)
-	for n := 0; n <= maxBlocks; n++ {
-		// The kernels see only the whole groups; the guard pages are
-		// flush against those.
-		size := n / FusedGroup * FusedGroup * BlockSize
-		for _, place := range []struct {
-			name     string
-			src, dst []byte
-		}{
-			{"src at end, dst at start", a.AtEnd(size), b.AtStart(size)},
-			{"src at start, dst at end", a.AtStart(size), b.AtEnd(size)},
-			{"in place at end", a.AtEnd(size), a.AtEnd(size)},
-			{"in place at start", b.AtStart(size), b.AtStart(size)},
-		} {
-			copy(place.src, randBytes(r, size))
-			want := make([]byte, size)
-			hi, lo := r.Uint64(), ^uint64(0)-uint64(r.IntN(128))
-			ctrRef(ref, want, place.src, hi, lo)
-			ctr := [2]uint64{lo, hi}
-			c.CTRGroups(place.dst, place.src, &ctr)
-			if !bytes.Equal(place.dst, want) {
-				t.Fatalf("%d blocks, %s: CTR differs from CTR in Go", n, place.name)
-			}
-			var iv [BlockSize]byte
-			copy(iv[:], randBytes(r, BlockSize))
-			cbcDecryptRef(ref, want, place.dst, iv)
-			c.CBCDecryptGroups(place.dst, place.dst, &iv)
-			if !bytes.Equal(place.dst, want) {
-				t.Fatalf("%d blocks, %s: CBC decryption differs from CBC in Go", n, place.name)
-			}
-			for _, dec := range []bool{false, true} {
-				lo, hi := r.Uint64(), r.Uint64()
-				xtsRef(ref, want, place.dst, lo, hi, dec)
-				tw := [2]uint64{lo, hi}
-				c.XTSGroups(place.dst, place.dst, &tw, dec)
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		maxBlocks := 2*FusedGroup + 3
+		r := testRand(t)
+		key := randBytes(r, 32)
+		c, ref := newCipher(key, kern), newCipher(key, Generic)
+		a := guardpage.New(t, maxBlocks*BlockSize)
+		b := guardpage.New(t, maxBlocks*BlockSize)
+		for n := 0; n <= maxBlocks; n++ {
+			// The kernels see only the whole groups; the guard pages are
+			// flush against those.
+			size := n / FusedGroup * FusedGroup * BlockSize
+			for _, place := range []struct {
+				name     string
+				src, dst []byte
+			}{
+				{"src at end, dst at start", a.AtEnd(size), b.AtStart(size)},
+				{"src at start, dst at end", a.AtStart(size), b.AtEnd(size)},
+				{"in place at end", a.AtEnd(size), a.AtEnd(size)},
+				{"in place at start", b.AtStart(size), b.AtStart(size)},
+			} {
+				copy(place.src, randBytes(r, size))
+				want := make([]byte, size)
+				hi, lo := r.Uint64(), ^uint64(0)-uint64(r.IntN(128))
+				ctrRef(ref, want, place.src, hi, lo)
+				ctr := [2]uint64{lo, hi}
+				c.CTRGroups(place.dst, place.src, &ctr)
 				if !bytes.Equal(place.dst, want) {
-					t.Fatalf("%d blocks, %s, decrypt %v: XTS differs from XTS in Go", n, place.name, dec)
+					t.Fatalf("%d blocks, %s: CTR differs from CTR in Go", n, place.name)
+				}
+				var iv [BlockSize]byte
+				copy(iv[:], randBytes(r, BlockSize))
+				cbcDecryptRef(ref, want, place.dst, iv)
+				c.CBCDecryptGroups(place.dst, place.dst, &iv)
+				if !bytes.Equal(place.dst, want) {
+					t.Fatalf("%d blocks, %s: CBC decryption differs from CBC in Go", n, place.name)
+				}
+				for _, dec := range []bool{false, true} {
+					lo, hi := r.Uint64(), r.Uint64()
+					xtsRef(ref, want, place.dst, lo, hi, dec)
+					tw := [2]uint64{lo, hi}
+					c.XTSGroups(place.dst, place.dst, &tw, dec)
+					if !bytes.Equal(place.dst, want) {
+						t.Fatalf("%d blocks, %s, decrypt %v: XTS differs from XTS in Go", n, place.name, dec)
+					}
 				}
 			}
 		}
-	}
+	})
 }

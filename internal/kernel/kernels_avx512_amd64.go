@@ -91,25 +91,21 @@ func decryptBlocks4AVX512(ks *Schedule, dst, src *byte, n int)
 // 64-block group, and two calls more than one group (BenchmarkAVX512Tail).
 const smallTail = 4
 
-// encrypt64AVX512 encrypts the whole blocks of src into dst. Any count is
-// allowed: the blocks after the last full group of 64 go through the
-// 4-block kernels if there are at most smallTail of them, and otherwise
-// are padded into one group of 64; so the
-// kernels' code and timing are the same for every block, and no block
-// reaches a kernel that looks tables up.
-func encrypt64AVX512(ks *Schedule, dst, src []byte) { crypt64AVX512(ks, dst, src, false) }
-
-// decrypt64AVX512 is the inverse of encrypt64AVX512.
-func decrypt64AVX512(ks *Schedule, dst, src []byte) { crypt64AVX512(ks, dst, src, true) }
-
-func crypt64AVX512(ks *Schedule, dst, src []byte, dec bool) {
+// crypt64AVX512 encrypts (or, if dec, decrypts) the whole blocks of src
+// into dst with the kernels of avx512-vbmi, or of avx512-gfni if gfni. Any
+// count is allowed: the blocks after the last full group of 64 go through
+// the 4-block kernels if there are at most smallTail of them, and
+// otherwise are padded into one group of 64; so the kernels' code and
+// timing are the same for every block, and no block reaches a kernel that
+// looks tables up.
+func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
 	}
 	_ = dst[n*BlockSize-1]
 	if g := n / 64; g > 0 {
-		runAVX512(ks, &dst[0], &src[0], g, 64, dec)
+		runAVX512(ks, &dst[0], &src[0], g, 64, dec, gfni)
 	}
 	r := n % 64
 	if r == 0 {
@@ -119,21 +115,29 @@ func crypt64AVX512(ks *Schedule, dst, src []byte, dec bool) {
 	if r > smallTail {
 		var buf [64 * BlockSize]byte
 		copy(buf[:], src[i:n*BlockSize])
-		runAVX512(ks, &buf[0], &buf[0], 1, 64, dec)
+		runAVX512(ks, &buf[0], &buf[0], 1, 64, dec, gfni)
 		copy(dst[i:n*BlockSize], buf[:])
 		return
 	}
 	// In place, without a buffer: a single block copied into one and out
 	// again cost 5% more, its loads waiting for the copy's narrower stores.
-	runAVX512(ks, &dst[i], &src[i], r, 4, dec)
+	runAVX512(ks, &dst[i], &src[i], r, 4, dec, gfni)
 }
 
-// runAVX512 runs the kernel of the width and direction on n groups of 64
-// blocks (width 64) or n blocks (width 4). It calls them directly, not
-// through function values, so that the buffers of its callers do not
-// escape.
-func runAVX512(ks *Schedule, dst, src *byte, n, width int, dec bool) {
+// runAVX512 runs the kernel of the width, direction and variant (GFNI or
+// not) on n groups of 64 blocks (width 64) or n blocks (width 4). It calls
+// them directly, not through function values, so that the buffers of its
+// callers do not escape.
+func runAVX512(ks *Schedule, dst, src *byte, n, width int, dec, gfni bool) {
 	switch {
+	case gfni && width == 64 && !dec:
+		encryptBlocks64AVX512GFNI(ks, dst, src, n)
+	case gfni && width == 64:
+		decryptBlocks64AVX512GFNI(ks, dst, src, n)
+	case gfni && !dec:
+		encryptBlocks4AVX512GFNI(ks, dst, src, n)
+	case gfni:
+		decryptBlocks4AVX512GFNI(ks, dst, src, n)
 	case width == 64 && !dec:
 		encryptBlocks64AVX512(ks, dst, src, n)
 	case width == 64:
@@ -144,3 +148,38 @@ func runAVX512(ks *Schedule, dst, src *byte, n, width int, dec bool) {
 		decryptBlocks4AVX512(ks, dst, src, n)
 	}
 }
+
+// The GFNI variants of the kernels above, for avx512-gfni: the same
+// kernels, arguments and results, but for the MDS products, one
+// VGF2P8AFFINEQB each. They need GFNI besides what the others need.
+// Implemented in avx512_amd64.s.
+
+//go:noescape
+func encryptBlocks64AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
+//go:noescape
+func decryptBlocks64AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
+//go:noescape
+func encryptOCB64AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
+
+//go:noescape
+func decryptOCB64AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
+
+//go:noescape
+func encryptCTR64AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+
+//go:noescape
+func decryptCBC64AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+//go:noescape
+func encryptXTS64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+//go:noescape
+func decryptXTS64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+//go:noescape
+func encryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
+//go:noescape
+func decryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)

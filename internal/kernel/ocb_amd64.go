@@ -73,18 +73,23 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 // OCBGroups runs a batch of whole groups of 64 blocks (at most OCBBatch
 // bytes) through OCB kernels that apply the offsets and add up the
 // checksum as they load and store the blocks, and reports whether it did:
-// it does if c's bulk kernel has such kernels (avx512-vbmi) and the
+// it does if c's bulk kernel has such kernels (avx512-vbmi, avx512-gfni) and the
 // batch has no partial group. Otherwise the caller makes passes of OCBMask
 // around the block cipher.
 func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, dec bool) bool {
 	n := len(src) / (OCBGroup * BlockSize)
-	if c.Head() != AVX512VBMI || n == 0 || len(src) != n*OCBGroup*BlockSize {
+	if !c.Fused() || n == 0 || len(src) != n*OCBGroup*BlockSize {
 		return false
 	}
 	_ = dst[len(src)-1]
-	if dec {
+	switch gfni := c.Head() == AVX512GFNI; {
+	case gfni && dec:
+		decryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], n, t, offs, sum)
+	case gfni:
+		encryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], n, t, offs, sum)
+	case dec:
 		decryptOCB64AVX512(c.ks, &dst[0], &src[0], n, t, offs, sum)
-	} else {
+	default:
 		encryptOCB64AVX512(c.ks, &dst[0], &src[0], n, t, offs, sum)
 	}
 	return true

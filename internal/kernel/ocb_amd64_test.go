@@ -57,49 +57,48 @@ func TestOCBMaskAssembly(t *testing.T) {
 // 64-block kernels: every number of groups in a batch, both directions, in
 // place and not, unaligned.
 func TestOCBGroupsAssembly(t *testing.T) {
-	if !AVX512VBMI.Supported {
-		skipUnsupported(t, AVX512VBMI.Name)
-	}
-	r := testRand(t)
-	for _, bits := range []int{128, 256} {
-		c := newCipher(randBytes(r, bits/8), AVX512VBMI)
-		table := randomOCBTable(r)
-		for n := 1; n <= OCBBatch/(OCBGroup*BlockSize); n++ {
-			for _, dec := range []bool{false, true} {
-				for _, inPlace := range []bool{false, true} {
-					offs, sum0 := randomOCBOffsets(r)
-					src := randBytes(r, n*OCBGroup*BlockSize+1)[1:]
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		r := testRand(t)
+		for _, bits := range []int{128, 256} {
+			c := newCipher(randBytes(r, bits/8), kern)
+			table := randomOCBTable(r)
+			for n := 1; n <= OCBBatch/(OCBGroup*BlockSize); n++ {
+				for _, dec := range []bool{false, true} {
+					for _, inPlace := range []bool{false, true} {
+						offs, sum0 := randomOCBOffsets(r)
+						src := randBytes(r, n*OCBGroup*BlockSize+1)[1:]
 
-					want, wantSum := make([]byte, len(src)), sum0
-					if dec {
-						ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBWhiten)
-						c.DecryptBlocks(want, want)
-						ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBSumDst)
-					} else {
-						ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBSumSrc)
-						c.EncryptBlocks(want, want)
-						ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBWhiten)
-					}
+						want, wantSum := make([]byte, len(src)), sum0
+						if dec {
+							ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBWhiten)
+							c.DecryptBlocks(want, want)
+							ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBSumDst)
+						} else {
+							ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBSumSrc)
+							c.EncryptBlocks(want, want)
+							ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBWhiten)
+						}
 
-					got, gotSum := make([]byte, len(src)+1)[1:], sum0
-					if inPlace {
-						got = bytes.Clone(src)
-						src = got
-					}
-					if !c.OCBGroups(got, src, table, &offs, &gotSum, dec) {
-						t.Fatalf("OCBGroups declined %d groups", n)
-					}
-					what := fmt.Sprintf("%d-bit key, %d groups, decrypt %v, in place %v", bits, n, dec, inPlace)
-					if !bytes.Equal(got, want) {
-						t.Fatalf("%s: blocks differ from ocbMaskGeneric around the kernels", what)
-					}
-					if gotSum != wantSum {
-						t.Fatalf("%s: checksum differs from ocbMaskGeneric around the kernels", what)
+						got, gotSum := make([]byte, len(src)+1)[1:], sum0
+						if inPlace {
+							got = bytes.Clone(src)
+							src = got
+						}
+						if !c.OCBGroups(got, src, table, &offs, &gotSum, dec) {
+							t.Fatalf("OCBGroups declined %d groups", n)
+						}
+						what := fmt.Sprintf("%d-bit key, %d groups, decrypt %v, in place %v", bits, n, dec, inPlace)
+						if !bytes.Equal(got, want) {
+							t.Fatalf("%s: blocks differ from ocbMaskGeneric around the kernels", what)
+						}
+						if gotSum != wantSum {
+							t.Fatalf("%s: checksum differs from ocbMaskGeneric around the kernels", what)
+						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // randomOCBTable returns a random table in the place of OCB's.

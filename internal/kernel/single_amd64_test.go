@@ -21,6 +21,8 @@ func singleBlock(k *Kernel) (enc, dec func(ks *Schedule, dst, src []byte)) {
 		return ptrs(EncryptBlock1xBMI), ptrs(DecryptBlock1xBMI)
 	case AVX512VBMI:
 		return ptrs(EncryptBlockAVX512), ptrs(DecryptBlockAVX512)
+	case AVX512GFNI:
+		return ptrs(EncryptBlockAVX512GFNI), ptrs(DecryptBlockAVX512GFNI)
 	case AVX2CT:
 		return EncryptBlockAVX2CT, DecryptBlockAVX2CT
 	case GenericCT:
