@@ -187,14 +187,14 @@ type shape struct {
 //     4-block AVX-512 kernel; on Zen 1, 110 ns against 311 ns for x/crypto
 //     and 907 ns for avx2-ct, whose narrowest call pads to 8 blocks
 //     (BenchmarkShapes, 128-bit key).
-//   - Short runs with avx512-vbmi (and avx512-gfni, whose group costs about
-//     a quarter less, which the crossover does not yet count): its 64-block group costs about 340 ns
-//     on Zen 5 whatever the number of blocks in it, and its 4-block kernel
-//     230 ns, while the 3-way kernel takes about 34 ns a block (7.7 c/B)
-//     and the 1-way 58 ns: the 3-way ladder is the faster below 10 blocks,
-//     also for the remainder of a long run. This crossover is estimated
-//     from those measurements of whole calls, not measured run by run;
-//     BenchmarkRuns on an AVX-512 machine checks it.
+//   - Short runs with avx512-vbmi and avx512-gfni: a call of one 64-block
+//     group costs 340-390 ns on Zen 5 whatever the number of blocks in it
+//     (the fixed cost of a call dominates one group, so avx512-gfni's
+//     cheaper rounds barely show there), its 4-block kernel 210-225 ns,
+//     while the 3-way ladder takes 330-340 ns for 9 blocks and 390-410 ns
+//     for 10. Measured run by run (BenchmarkRuns, avx512-gfni, Zen 5,
+//     medians of 5), the 3-way ladder is the faster below 10 blocks, also
+//     for the remainder of a long run.
 //   - Short runs with the 16-way AVX2 kernels: avx2-gather pads a run, or
 //     the rest of a long one, to a group from 13 blocks, where the group
 //     costs less than the 3-way ladder. Measured on Zen 1: 16 blocks take
@@ -212,7 +212,7 @@ func shapePolicy(block string) shape {
 	switch block {
 	case "avx512-vbmi", "avx512-gfni":
 		s.below = 10
-		s.shortWhy = "one 64-block AVX-512 call costs about as much as 10 blocks of the 3-way kernel (estimated from Zen 5's measured calls: 340 ns a group, 34 ns a 3-way block)"
+		s.shortWhy = "one 64-block AVX-512 call costs about as much as 10 blocks of the 3-way kernel (Zen 5, measured run by run: 376 ns for a padded group, 390-410 ns for 10 blocks of the 3-way ladder)"
 	case "avx2-gather":
 		s.below = 13
 		s.shortWhy = "from 13 blocks one 16-block group of avx2-gather, padded, beats the 3-way kernel's ladder (Zen 1: 13 to 15 blocks take 890 ns padded, 1020 to 1120 ns on the 3-way ladder; 12 blocks 880 ns there)"
