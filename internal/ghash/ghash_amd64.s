@@ -437,7 +437,6 @@ TEXT ·ghashBlocksAVX512(SB), NOSPLIT, $0-32
 ghashBlocksAVX512_run:
 	VMOVDQU64     (DX), Z3
 	VPSHUFB       Z0, Z3, Z3
-	VPXORQ        Z2, Z3, Z3
 	VMOVDQU64     (AX), Z4
 	VPCLMULQDQ    $0x00, Z4, Z3, Z5
 	VPCLMULQDQ    $0x11, Z4, Z3, Z6
@@ -474,26 +473,39 @@ ghashBlocksAVX512_run:
 	VPXORQ        Z8, Z5, Z5
 	VPXORQ        Z9, Z6, Z6
 	VPTERNLOGD    $0x96, Z10, Z3, Z7
-	VPSRLDQ       $0x08, Z7, Z3
-	VPSLLDQ       $0x08, Z7, Z7
-	VPXORQ        Z3, Z6, Z6
-	VPXORQ        Z7, Z5, Z5
 	VEXTRACTI64X4 $0x01, Z5, Y3
 	VPXOR         Y3, Y5, Y3
-	VEXTRACTI128  $0x01, Y3, X2
-	VPXOR         X2, X3, X2
-	VEXTRACTI64X4 $0x01, Z6, Y3
-	VPXOR         Y3, Y6, Y3
 	VEXTRACTI128  $0x01, Y3, X4
 	VPXOR         X4, X3, X4
-	VPCLMULQDQ    $0x00, X1, X2, X3
-	VPSHUFD       $0x4e, X2, X2
-	VPXOR         X3, X2, X2
-	VPCLMULQDQ    $0x00, X1, X2, X3
-	VPSHUFD       $0x4e, X2, X2
-	VPXOR         X3, X2, X2
-	VPXOR         X4, X2, X2
-	VMOVDQU       X2, X2
+	VEXTRACTI64X4 $0x01, Z6, Y3
+	VPXOR         Y3, Y6, Y3
+	VEXTRACTI128  $0x01, Y3, X5
+	VPXOR         X5, X3, X5
+	VEXTRACTI64X4 $0x01, Z7, Y3
+	VPXOR         Y3, Y7, Y3
+	VEXTRACTI128  $0x01, Y3, X6
+	VPXOR         X6, X3, X6
+	VMOVDQU       (AX), X3
+	VPCLMULQDQ    $0x00, X3, X2, X7
+	VPCLMULQDQ    $0x11, X3, X2, X8
+	VPCLMULQDQ    $0x01, X3, X2, X9
+	VPCLMULQDQ    $0x10, X3, X2, X2
+	VPXOR         X2, X9, X9
+	VPXOR         X4, X7, X7
+	VPXOR         X5, X8, X8
+	VPXOR         X6, X9, X9
+	VPSRLDQ       $0x08, X9, X2
+	VPSLLDQ       $0x08, X9, X9
+	VPXOR         X2, X8, X8
+	VPXOR         X9, X7, X7
+	VPCLMULQDQ    $0x00, X1, X7, X2
+	VPSHUFD       $0x4e, X7, X7
+	VPXOR         X2, X7, X7
+	VPCLMULQDQ    $0x00, X1, X7, X2
+	VPSHUFD       $0x4e, X7, X7
+	VPXOR         X2, X7, X7
+	VPXOR         X8, X7, X7
+	VMOVDQU       X7, X2
 	ADDQ          $0x00000100, DX
 	SUBQ          $0x00000010, BX
 	CMPQ          BX, $0x00000010
