@@ -107,39 +107,34 @@ func main() {
 	asmgen.Main(c, "avx512", "github.com/twofish-go/twofish/internal/kernel", func() {
 		constants()
 		smallConstants()
-		for _, dec := range []bool{false, true} {
-			kernel(dec, nil)
-		}
-		for _, dec := range []bool{false, true} {
-			kernel4(dec)
-		}
-		for _, dec := range []bool{false, true} {
-			kernel(dec, &ocbKernel{})
-		}
-		ctrConstants()
-		kernel(false, &ctrKernel{})
-		kernel(true, &cbcKernel{})
-		xtsConstants()
-		for _, dec := range []bool{false, true} {
-			kernel(dec, &xtsKernel{})
-		}
-		// The GFNI variants of every kernel, after the others so that
-		// those come out as they did before GFNI.
-		gfni = true
-		gfniConstants()
-		for _, dec := range []bool{false, true} {
-			kernel(dec, nil)
-		}
-		for _, dec := range []bool{false, true} {
-			kernel4(dec)
-		}
-		for _, dec := range []bool{false, true} {
-			kernel(dec, &ocbKernel{})
-		}
-		kernel(false, &ctrKernel{})
-		kernel(true, &cbcKernel{})
-		for _, dec := range []bool{false, true} {
-			kernel(dec, &xtsKernel{})
+		// Every kernel, then the GFNI variant of every kernel, so that
+		// the others come out as they did before GFNI. The constants of a
+		// mode come before its first kernel.
+		for _, variant := range []bool{false, true} {
+			gfni = variant
+			if gfni {
+				gfniConstants()
+			}
+			for _, dec := range []bool{false, true} {
+				kernel(dec, nil)
+			}
+			for _, dec := range []bool{false, true} {
+				kernel4(dec)
+			}
+			for _, dec := range []bool{false, true} {
+				kernel(dec, &ocbKernel{})
+			}
+			if !gfni {
+				ctrConstants()
+			}
+			kernel(false, &ctrKernel{})
+			kernel(true, &cbcKernel{})
+			if !gfni {
+				xtsConstants()
+			}
+			for _, dec := range []bool{false, true} {
+				kernel(dec, &xtsKernel{})
+			}
 		}
 	})
 }

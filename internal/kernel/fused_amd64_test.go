@@ -15,8 +15,12 @@ import (
 
 // fusedLengths are the block counts the fused kernels' tests try: every
 // count up to two groups and three blocks, and a few random ones up to ten
-// groups.
+// groups; with -short (under emulation), the counts around each group's
+// edges and one random one.
 func fusedLengths(r *rand.Rand) []int {
+	if testing.Short() {
+		return []int{0, 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, r.IntN(10 * FusedGroup)}
+	}
 	var ns []int
 	for n := 0; n <= 2*FusedGroup+3; n++ {
 		ns = append(ns, n)
@@ -204,8 +208,13 @@ func TestFusedGroupsAssembly(t *testing.T) {
 // the wrap of the whole counter to zero, j = 8 the carry from the low
 // 64-bit word into the high one), k from 0 to 70, so that the carry falls
 // in every lane of every register of both groups of a two-group call, and
-// the counter after it.
+// the counter after it; with -short (under emulation), k from 0 to 70 in
+// steps of 5, which still puts the carry in every register.
 func TestCTRGroupsCarry(t *testing.T) {
+	step := uint64(1)
+	if testing.Short() {
+		step = 5
+	}
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)
 		key := randBytes(r, 32)
@@ -213,7 +222,7 @@ func TestCTRGroupsCarry(t *testing.T) {
 		src := randBytes(r, 2*FusedGroup*BlockSize)
 		got, want := make([]byte, len(src)), make([]byte, len(src))
 		for j := 1; j <= 16; j++ {
-			for k := range uint64(71) {
+			for k := uint64(0); k <= 70; k += step {
 				// 2^(8j) - 1 - k as hi, lo.
 				hi, lo := uint64(0), ^uint64(0)>>(64-8*min(j, 8))
 				if j > 8 {

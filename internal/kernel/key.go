@@ -80,50 +80,40 @@ type (
 func allocate[H any](l layoutSet) (*H, *Schedule) {
 	switch l {
 	case 1 << tablesLayout:
-		x := new(struct {
-			h H
-			t Tables
-		})
-		return &x.h, &x.t.ks
+		return allocateWith[H, Tables]()
 	case 1<<tablesLayout | 1<<slicedLayout:
-		x := new(struct {
-			h H
-			t tablesSliced
-		})
-		return &x.h, &x.t.ks
+		return allocateWith[H, tablesSliced]()
 	case 1<<tablesLayout | 1<<nibblesLayout:
-		x := new(struct {
-			h H
-			t tablesNibbles
-		})
-		return &x.h, &x.t.ks
+		return allocateWith[H, tablesNibbles]()
 	case 1<<tablesLayout | 1<<packedLayout:
-		x := new(struct {
-			h H
-			t tablesPacked
-		})
-		return &x.h, &x.t.ks
+		return allocateWith[H, tablesPacked]()
 	case 1 << slicedLayout:
-		x := new(struct {
-			h H
-			t slicedOnly
-		})
-		return &x.h, &x.t.ks
+		return allocateWith[H, slicedOnly]()
 	case 1 << nibblesLayout:
-		x := new(struct {
-			h H
-			t nibblesOnly
-		})
-		return &x.h, &x.t.ks
+		return allocateWith[H, nibblesOnly]()
 	case 1 << packedLayout:
-		x := new(struct {
-			h H
-			t packedOnly
-		})
-		return &x.h, &x.t.ks
+		return allocateWith[H, packedOnly]()
 	}
 	panic("twofish: no schedule holds the key material of more than one constant-time layout")
 }
+
+// allocateWith returns a zero H and the Schedule of a zero T after it, in
+// one allocation.
+func allocateWith[H, T any, PT interface {
+	*T
+	schedule() *Schedule
+}]() (*H, *Schedule) {
+	x := new(struct {
+		h H
+		t T
+	})
+	return &x.h, PT(&x.t).schedule()
+}
+
+func (t *Tables) schedule() *Schedule      { return &t.ks }
+func (t *slicedOnly) schedule() *Schedule  { return &t.ks }
+func (t *nibblesOnly) schedule() *Schedule { return &t.ks }
+func (t *packedOnly) schedule() *Schedule  { return &t.ks }
 
 // tables returns the table kernels' view of ks, which must have been
 // allocated with the tables layout.
