@@ -98,7 +98,7 @@ func TestCipherMemory(t *testing.T) {
 
 // heapBytes returns the bytes that new(key) allocates, the fewest of
 // three measurements of 100 calls on one thread.
-func heapBytes(t *testing.T, new func([]byte) (*Cipher, error), key []byte) int {
+func heapBytes(t testing.TB, new func([]byte) (*Cipher, error), key []byte) int {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	best := -1
 	for range 3 {
