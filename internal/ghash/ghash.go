@@ -214,13 +214,22 @@ func (k *Key) initWith(h *[16]byte, impl ghashImpl) {
 	k.impl = impl
 	hf := loadFE(h[:])
 	k.mul = newMulKey(hf)
-	p := hf
-	for i := ghashPowers - 1; i >= 0; i-- {
-		q := p.divX()
-		binary.LittleEndian.PutUint64(k.powers[i][:], q.lo)
-		binary.LittleEndian.PutUint64(k.powers[i][8:], q.hi)
-		p = feMul(p, hf)
+	k.setPower(ghashPowers-1, hf)
+	if powersAsm(k) {
+		return
 	}
+	p := hf
+	for i := ghashPowers - 2; i >= 0; i-- {
+		p = k.mul.mul(p)
+		k.setPower(i, p)
+	}
+}
+
+// setPower sets powers[i] to p·x⁻¹, the form the assembly multiplies by.
+func (k *Key) setPower(i int, p fe) {
+	q := p.divX()
+	binary.LittleEndian.PutUint64(k.powers[i][:], q.lo)
+	binary.LittleEndian.PutUint64(k.powers[i][8:], q.hi)
 }
 
 // ghashBlocksGeneric hashes the whole blocks of data into the running

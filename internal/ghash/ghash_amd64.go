@@ -27,6 +27,24 @@ func ghashBlocksAVX2(powers *[ghashPowers][16]byte, y *[16]byte, data *byte, n i
 //go:noescape
 func ghashBlocksAVX512(powers *[ghashPowers][16]byte, y *[16]byte, data *byte, n int)
 
+// ghashPowersCLMUL sets powers[i] to H^(16-i)·x⁻¹, i = 14 down to 0, from
+// powers[15] = H·x⁻¹. It needs PCLMULQDQ and SSE2. Implemented in
+// ghash_amd64.s.
+//
+//go:noescape
+func ghashPowersCLMUL(powers *[ghashPowers][16]byte)
+
+// powersAsm fills k's powers from the last one with ghashPowersCLMUL and
+// reports true, unless k hashes with the portable code: every assembly
+// implementation runs PCLMULQDQ.
+func powersAsm(k *Key) bool {
+	if k.impl == ghashGeneric {
+		return false
+	}
+	ghashPowersCLMUL(&k.powers)
+	return true
+}
+
 // ghashImpl names a GHASH implementation.
 type ghashImpl uint8
 

@@ -14,3 +14,6 @@ func implOf(string) ghashImpl { return ghashGeneric }
 
 // Blocks hashes the whole blocks of data into y.
 func Blocks(k *Key, y *[16]byte, data []byte) { ghashBlocksGeneric(k, y, data) }
+
+// powersAsm reports false: this build fills the key powers in Go.
+func powersAsm(*Key) bool { return false }

@@ -223,22 +223,34 @@ func TestGHASHAgainstAESGCM(t *testing.T) {
 	})
 }
 
-// TestGHASHPowers checks the key table: power i is H^(16-i)·x⁻¹.
+// TestGHASHPowers checks the key table that each implementation's Init
+// fills (in assembly with PCLMULQDQ, or in Go): power i is H^(16-i)·x⁻¹,
+// for random keys, the zero key and H = 1.
 func TestGHASHPowers(t *testing.T) {
-	r := testRand(t)
-	var h [16]byte
-	copy(h[:], randBytes(r, 16))
-	var k Key
-	k.Init(&h)
-	hf := loadFE(h[:])
-	p := hf
-	xinv := fe{1 << 63, 0}.divX()
-	for i := ghashPowers - 1; i >= 0; i-- {
-		want := feMulRef(p, xinv)
-		got := fe{binary.LittleEndian.Uint64(k.powers[i][8:]), binary.LittleEndian.Uint64(k.powers[i][:])}
-		if got != want {
-			t.Fatalf("powers[%d] = %x, want %x", i, got, want)
+	forEachGHASH(t, func(t *testing.T, g ghashImplInfo) {
+		r := testRand(t)
+		xinv := fe{1 << 63, 0}.divX()
+		for n := range 20 {
+			var h [16]byte
+			copy(h[:], randBytes(r, 16))
+			switch n {
+			case 0:
+				h = [16]byte{}
+			case 1:
+				h = [16]byte{0: 0x80} // the field's 1
+			}
+			var k Key
+			k.initWith(&h, g.impl)
+			hf := loadFE(h[:])
+			p := hf
+			for i := ghashPowers - 1; i >= 0; i-- {
+				want := feMulRef(p, xinv)
+				got := fe{binary.LittleEndian.Uint64(k.powers[i][8:]), binary.LittleEndian.Uint64(k.powers[i][:])}
+				if got != want {
+					t.Fatalf("H %x: powers[%d] = %x, want %x", h, i, got, want)
+				}
+				p = feMulRef(p, hf)
+			}
 		}
-		p = feMulRef(p, hf)
-	}
+	})
 }
