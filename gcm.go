@@ -162,21 +162,18 @@ func (g *gcm) crypt(dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool)
 	fused := g.b.c != nil && g.b.c.k.Fused()
 	for skip > 0 || len(src) > 0 {
 		if n := min(len(src), gcmFusedBatch) &^ (fusedBytes - 1); fused && skip == 0 && n > 0 && uint64(ctr)+uint64(n/BlockSize) <= 1<<32 {
-			// Whole groups through the fused GCM kernel, which hashes
-			// as it goes, or the fused CTR kernel and then GHASH, while
-			// the 32-bit counter does not wrap around within them (the
-			// kernels' carries into the upper 96 bits, GCM's does not).
-			c := [2]uint64{binary.BigEndian.Uint64(j0[8:])&^0xFFFFFFFF | uint64(ctr), binary.BigEndian.Uint64(j0[:8])}
-			if g.b.c.k.GCMGroups(dst[:n], src[:n], &c, g.key.PowersVPCLMUL(), y, open) == 0 {
-				if open {
-					ghash.Padded(&g.key, y, src[:n])
-				}
-				g.b.c.k.CTRGroups(dst[:n], src[:n], &c)
-				if !open {
-					ghash.Padded(&g.key, y, dst[:n])
-				}
+			// Whole groups through the fused CTR kernel, while the 32-bit
+			// counter does not wrap around within them (the kernel's
+			// carries into the upper 96 bits, GCM's does not).
+			if open {
+				ghash.Padded(&g.key, y, src[:n])
 			}
+			c := [2]uint64{binary.BigEndian.Uint64(j0[8:])&^0xFFFFFFFF | uint64(ctr), binary.BigEndian.Uint64(j0[:8])}
+			g.b.c.k.CTRGroups(dst[:n], src[:n], &c)
 			ctr += uint32(n / BlockSize)
+			if !open {
+				ghash.Padded(&g.key, y, dst[:n])
+			}
 			dst, src = dst[n:], src[n:]
 			continue
 		}

@@ -135,12 +135,6 @@ func main() {
 			for _, dec := range []bool{false, true} {
 				kernel(dec, &xtsKernel{})
 			}
-			if !gfni {
-				gcmConstants()
-			}
-			for _, open := range []bool{false, true} {
-				kernel(false, &gcmKernel{open: open})
-			}
 		}
 	})
 }
@@ -583,8 +577,8 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 // A mode is what a fused kernel does besides the block cipher as it loads
 // and stores the blocks of each group: OCB's offsets and checksum (ocb.go),
 // CTR's counters and key stream (ctr.go), CBC's chaining (cbc.go), XTS's
-// tweaks (xts.go), GCM's CTR and GHASH (gcm.go). The kernel calls its
-// methods in the order they are listed.
+// tweaks (xts.go). The
+// kernel calls its methods in the order they are listed.
 type mode interface {
 	// name is the mode's part of the kernel's name, as in encryptOCB64AVX512.
 	name() string

@@ -85,14 +85,3 @@ func Blocks(k *Key, y *[16]byte, data []byte) {
 		ghashBlocksGeneric(k, y, data)
 	}
 }
-
-// PowersVPCLMUL returns k's table of key powers for the kernels that
-// hash with VPCLMULQDQ on zmm registers themselves (the fused GCM kernels
-// of internal/kernel), nil unless k hashes with avx512-vpclmulqdq, which
-// says that the CPU runs them.
-func (k *Key) PowersVPCLMUL() *[ghashPowers][16]byte {
-	if k.impl != ghashAVX512 {
-		return nil
-	}
-	return &k.powers
-}

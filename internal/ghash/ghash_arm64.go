@@ -47,7 +47,3 @@ func Blocks(k *Key, y *[16]byte, data []byte) {
 
 // powersAsm reports false: this build fills the key powers in Go.
 func powersAsm(*Key) bool { return false }
-
-// PowersVPCLMUL returns nil: no kernel of this build hashes with
-// VPCLMULQDQ.
-func (k *Key) PowersVPCLMUL() *[ghashPowers][16]byte { return nil }

@@ -83,32 +83,3 @@ func (c *Cipher) fusedGroups(dst, src []byte) int {
 	_ = dst[n*FusedGroup*BlockSize-1]
 	return n
 }
-
-// GCMGroups is GCM's CTR over the whole groups of 64 blocks at the start
-// of src, as CTRGroups, with their ciphertext (src if open, else dst)
-// hashed into y, in GCM's byte order, with powers, GHASH's key powers
-// (ghash.Key.PowersVPCLMUL): none unless c's bulk kernel has fused
-// kernels, and powers is not nil, which says the CPU runs VPCLMULQDQ on
-// zmm registers. The counter carries through all 128 bits, as CTRGroups'
-// does: GCM's caller must keep its 32-bit counter from wrapping within the
-// groups. All the groups go to one kernel call.
-func (c *Cipher) GCMGroups(dst, src []byte, ctr *[2]uint64, powers *[16][16]byte, y *[16]byte, open bool) int {
-	if powers == nil {
-		return 0
-	}
-	n := c.fusedGroups(dst, src)
-	if n == 0 {
-		return 0
-	}
-	switch gfni := c.Head() == AVX512GFNI; {
-	case gfni && open:
-		encryptGCMOpen64AVX512GFNI(c.ks, &dst[0], &src[0], n, ctr, powers, y)
-	case gfni:
-		encryptGCMSeal64AVX512GFNI(c.ks, &dst[0], &src[0], n, ctr, powers, y)
-	case open:
-		encryptGCMOpen64AVX512(c.ks, &dst[0], &src[0], n, ctr, powers, y)
-	default:
-		encryptGCMSeal64AVX512(c.ks, &dst[0], &src[0], n, ctr, powers, y)
-	}
-	return n * FusedGroup * BlockSize
-}

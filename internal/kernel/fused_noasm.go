@@ -16,7 +16,3 @@ func (c *Cipher) CBCDecryptGroups([]byte, []byte, *[BlockSize]byte) int { return
 // XTSGroups reports that no kernel of this build makes XTS's tweaks
 // itself: it does nothing and returns 0.
 func (c *Cipher) XTSGroups([]byte, []byte, *[2]uint64, bool) int { return 0 }
-
-// GCMGroups reports that no kernel of this build hashes GCM's ciphertext
-// itself: it does nothing and returns 0.
-func (c *Cipher) GCMGroups([]byte, []byte, *[2]uint64, *[16][16]byte, *[16]byte, bool) int { return 0 }

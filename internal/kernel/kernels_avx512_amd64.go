@@ -70,22 +70,6 @@ func encryptXTS64AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
 //go:noescape
 func decryptXTS64AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
 
-// encryptGCMSeal64AVX512 is GCM's encryption of n groups of 64 blocks:
-// CTR as encryptCTR64AVX512 does it, with the ciphertext (dst) hashed into
-// y (GCM's byte order) with the GHASH key powers (ghash.Key's table of
-// H^16..H^1, each times x⁻¹). It needs VPCLMULQDQ besides what the other
-// kernels need. Implemented in avx512_amd64.s.
-//
-//go:noescape
-func encryptGCMSeal64AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, powers *[16][16]byte, y *[16]byte)
-
-// encryptGCMOpen64AVX512 is GCM's decryption of n groups, as
-// encryptGCMSeal64AVX512 but hashing the ciphertext src, before it writes
-// dst, which may be src. Implemented in avx512_amd64.s.
-//
-//go:noescape
-func encryptGCMOpen64AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, powers *[16][16]byte, y *[16]byte)
-
 // encryptBlocks4AVX512 encrypts n blocks from src to dst, four at a time,
 // one in each 128-bit lane: for single blocks and short tails. A last group
 // of fewer than four is loaded and stored with masks, which neither read
@@ -193,12 +177,6 @@ func encryptXTS64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint6
 
 //go:noescape
 func decryptXTS64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
-
-//go:noescape
-func encryptGCMSeal64AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, powers *[16][16]byte, y *[16]byte)
-
-//go:noescape
-func encryptGCMOpen64AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, powers *[16][16]byte, y *[16]byte)
 
 //go:noescape
 func encryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)
