@@ -8,7 +8,7 @@ import (
 
 // Schedule is the expanded key that a Cipher's kernels read: the 40
 // whitening and round subkeys, and, in the same allocation, whatever key
-// material its plan's kernels need besides (newSchedule), each at a fixed
+// material its plan's kernels need besides (allocate), each at a fixed
 // offset from the subkeys, which is part of the assembly kernels' contract:
 //
 //   - the table kernels' MDS·S-box tables in the 4096 bytes before them
@@ -20,7 +20,9 @@ import (
 // The last three take the same bytes: no plan needs two of them. So a
 // Cipher holds exactly what its kernels read, each once: 5,280 bytes for
 // tables and byte-sliced S-boxes, 4,256 for tables alone, 1,184 for
-// byte-sliced S-boxes alone, 1,480 for nibble tables, 552 for packed ones.
+// byte-sliced S-boxes alone, 1,480 for nibble tables, 552 for packed ones;
+// with the Cipher, and rounded up to Go's size classes, 5,376, 4,864,
+// 1,280, 1,536 and 640 (TestCipherMemory).
 type Schedule struct {
 	// k[0:4] whiten the input, k[4:8] the output, and k[8+2r], k[9+2r]
 	// are the subkeys of round r.
