@@ -77,3 +77,62 @@ func TestConcurrentUse(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestConcurrentFirstUse starts 8 goroutines on each of many new Ciphers
+// at once, so that they meet while the Cipher decides which kernel serves
+// its first single blocks and short runs, and builds the tables of its
+// table kernels (NewCipher where the bulk kernel is byte-sliced). Each
+// checks single blocks and short runs, encrypting and decrypting, against
+// the generic implementation. Run it under -race.
+func TestConcurrentFirstUse(t *testing.T) {
+	r := testRand(t)
+	ciphers := 50
+	if !exhaustive() {
+		ciphers = 10
+	}
+	const goroutines = 8
+	for range ciphers {
+		key := randBytes(r, 32)
+		c, err := NewCipher(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := NewCipherImpl(key, "generic")
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := randBytes(r, 16*3*BlockSize)
+		want := make([]byte, len(src))
+		NewECBEncrypter(ref).CryptBlocks(want, src)
+		var wg sync.WaitGroup
+		errs := make(chan error, goroutines)
+		for g := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := g % 2; i < 16; i += 2 {
+					in, exp := src[3*BlockSize*i:3*BlockSize*(i+1)], want[3*BlockSize*i:3*BlockSize*(i+1)]
+					got := make([]byte, len(in))
+					if g%4 < 2 {
+						for j := 0; j < len(in); j += BlockSize {
+							c.Encrypt(got[j:], in[j:])
+						}
+					} else {
+						NewECBEncrypter(c).CryptBlocks(got, in)
+					}
+					back := make([]byte, len(in))
+					NewECBDecrypter(c).CryptBlocks(back, got)
+					if !bytes.Equal(got, exp) || !bytes.Equal(back, in) {
+						errs <- fmt.Errorf("goroutine %d: blocks %d of a new Cipher (%s) differ from generic", g, 3*i, c.Implementation())
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+	}
+}

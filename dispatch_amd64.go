@@ -12,7 +12,11 @@ import "github.com/twofish-go/twofish/internal/kernel"
 // between them and the kernel costs about 3% of a 1-way block.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Single() {
+	k, ks := c.k.Single()
+	if ks == nil {
+		k, ks = c.k.WarmSingle()
+	}
+	switch k {
 	case kernel.AMD64x1BMI:
 		kernel.EncryptBlock1xBMI(ks, &dst[0], &src[0])
 	case kernel.AMD64x1:
@@ -36,7 +40,11 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Single() {
+	k, ks := c.k.Single()
+	if ks == nil {
+		k, ks = c.k.WarmSingle()
+	}
+	switch k {
 	case kernel.AMD64x1BMI:
 		kernel.DecryptBlock1xBMI(ks, &dst[0], &src[0])
 	case kernel.AMD64x1:

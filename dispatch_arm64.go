@@ -12,7 +12,11 @@ import "github.com/twofish-go/twofish/internal/kernel"
 // block is one call from here to the kernel.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Single() {
+	k, ks := c.k.Single()
+	if ks == nil {
+		k, ks = c.k.WarmSingle()
+	}
+	switch k {
 	case kernel.ARM64x1:
 		kernel.EncryptBlock1x(ks, &dst[0], &src[0])
 	case kernel.ARM64NEON:
@@ -30,7 +34,11 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Single() {
+	k, ks := c.k.Single()
+	if ks == nil {
+		k, ks = c.k.WarmSingle()
+	}
+	switch k {
 	case kernel.ARM64x1:
 		kernel.DecryptBlock1x(ks, &dst[0], &src[0])
 	case kernel.ARM64NEON:

@@ -8,7 +8,11 @@ import "github.com/twofish-go/twofish/internal/kernel"
 // overlap entirely or not at all.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Single() {
+	k, ks := c.k.Single()
+	if ks == nil {
+		k, ks = c.k.WarmSingle()
+	}
+	switch k {
 	case kernel.GenericCT:
 		kernel.EncryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:
@@ -22,7 +26,11 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	switch ks := c.k.Schedule(); c.k.Single() {
+	k, ks := c.k.Single()
+	if ks == nil {
+		k, ks = c.k.WarmSingle()
+	}
+	switch k {
 	case kernel.GenericCT:
 		kernel.DecryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:

@@ -31,6 +31,13 @@ type Cipher struct {
 // implementation named by the TWOFISH_IMPL environment variable (see the
 // package documentation). The key must be 16, 24 or 32 bytes long,
 // selecting Twofish-128, -192 or -256.
+//
+// Where the long runs' kernel is byte-sliced (AVX-512 VBMI), the tables of
+// the kernels of single blocks and short runs are not built with the key
+// but from its S-boxes when those first need them, after the first few
+// such blocks have gone through the long runs' kernel: a key that
+// encrypts one long message does not pay for them (4,864 bytes), and a new
+// key costs what NewCipherConstantTime's does.
 func NewCipher(key []byte) (*Cipher, error) {
 	return newCipher(key, kernel.Auto())
 }
@@ -85,7 +92,10 @@ func (c *Cipher) Implementation() string {
 // Paths tells which implementation serves each shape of work on a Cipher.
 type Paths struct {
 	// Single serves single blocks: Encrypt, Decrypt, and so the serial
-	// modes (CBC and CFB encryption, OFB, CMAC in EAX).
+	// modes (CBC and CFB encryption, OFB, CMAC in EAX). Where it reads
+	// tables that Bulk does not, Bulk's narrowest kernel serves a new
+	// Cipher's first few blocks of both Single and Short, until they are
+	// built (see NewCipher).
 	Single Path
 	// Short serves runs of fewer than ShortBelow blocks, and what is left
 	// of a longer run after the last whole group of Bulk's kernel when

@@ -15,9 +15,7 @@ var keySizes = []int{16, 24, 32}
 
 // newCipher returns a Cipher with key on k's ladder.
 func newCipher(key []byte, k *Kernel) *Cipher {
-	c := new(Cipher)
-	c.Init(Pin(k), key)
-	return c
+	return newPlanCipher(Pin(k), key)
 }
 
 // forEachKernel runs f as a subtest for every kernel of this build. One
@@ -85,8 +83,8 @@ func withLayouts(ls ...int) *Schedule {
 	return ks
 }
 
-// Init keys c with key for the plan p, as New does for the root package's
-// Cipher.
-func (c *Cipher) Init(p Plan, key []byte) {
-	*c = *New(p, key, func(c *Cipher) *Cipher { return c })
+// newPlanCipher returns a Cipher keyed with key for the plan p, as New
+// makes the root package's.
+func newPlanCipher(p Plan, key []byte) *Cipher {
+	return New(p, key, func(c *Cipher) *Cipher { return c })
 }

@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/binary"
 	"math/bits"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -18,11 +19,12 @@ import (
 //   - or the byte-sliced kernels' S-boxes at slicedOffset.
 //
 // The last three take the same bytes: no plan needs two of them. So a
-// Cipher holds exactly what its kernels read, each once: 5,280 bytes for
-// tables and byte-sliced S-boxes, 4,256 for tables alone, 1,184 for
-// byte-sliced S-boxes alone, 1,480 for nibble tables, 552 for packed ones;
-// with the Cipher, and rounded up to Go's size classes, 5,376, 4,864,
-// 1,280, 1,536 and 640 (TestCipherMemory).
+// Cipher holds exactly what its kernels read, each once: 4,256 bytes for
+// tables alone, 1,184 for byte-sliced S-boxes alone (and the tables that
+// New builds on use, in a Tables of their own, with a copy of the
+// subkeys), 1,480 for nibble tables, 552 for packed ones; with the
+// Cipher, and rounded up to Go's size classes, 4,864, 1,280 (and 4,864),
+// 1,536 and 640 (TestCipherMemory).
 type Schedule struct {
 	// k[0:4] whiten the input, k[4:8] the output, and k[8+2r], k[9+2r]
 	// are the subkeys of round r.
@@ -66,6 +68,11 @@ type (
 	slicedOnly struct {
 		ks Schedule
 		_  [1024]byte // the byte-sliced S-boxes, at slicedOffset
+		// warm counts the blocks that the bulk kernel's ladder served
+		// in place of table kernels whose tables are not built yet
+		// (Cipher.tablesFor), in bytes that the Cipher's size class
+		// leaves free.
+		warm atomic.Uint32
 	}
 	nibblesOnly struct {
 		ks Schedule
@@ -135,12 +142,33 @@ func (ks *Schedule) packed() *packedSchedule {
 	return (*packedSchedule)(unsafe.Add(unsafe.Pointer(ks), ctOffset))
 }
 
+// warm returns the count of slicedOnly, which ks must have been allocated
+// as.
+func (ks *Schedule) warm() *atomic.Uint32 {
+	return (*atomic.Uint32)(unsafe.Add(unsafe.Pointer(ks), unsafe.Offsetof(slicedOnly{}.warm)))
+}
+
 // sliced returns the byte-sliced S-boxes of ks, S-box j (before the MDS
 // multiply) at bytes 256j..256j+255 in memory order, which the byte-sliced
 // kernels read at slicedOffset; ks must have been allocated with the
 // sliced layout.
 func (ks *Schedule) sliced() *[256]uint32 {
 	return (*[256]uint32)(unsafe.Add(unsafe.Pointer(ks), slicedOffset))
+}
+
+// fromSliced sets ks, which must have the tables layout, to the schedule
+// of src, which has the byte-sliced one: the same subkeys, and tables
+// whose words s[j][x] are MDS column j times byte x of S-box j. It is how
+// a Cipher builds its tables on use (Cipher.tablesFor), without the key.
+func (ks *Schedule) fromSliced(src *Schedule) {
+	ks.k = src.k
+	s, y := &ks.tables().s, (*[4][256]byte)(unsafe.Pointer(src.sliced()))
+	for j := range 4 {
+		col := &mdsCols[j]
+		for x, b := range &y[j] {
+			s[j][x] = col[b]
+		}
+	}
 }
 
 // qLevel[m][j] is the permutation that byte j of the h function passes

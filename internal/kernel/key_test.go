@@ -70,10 +70,11 @@ func scheduleRef(key []byte) (k [40]uint32, sbox [4][256]byte, sv []uint32) {
 
 // TestSchedules compares every schedule with the reference on many
 // random keys of each size: the subkeys, the table kernels' MDS·S-box
-// words, the byte-sliced S-boxes (from the table pass, from the
-// constant-time one and, where the CPU has it, from the vector schedule
-// with both layouts), and the constant-time kernels' S vector and nibble
-// tables.
+// words (from the table pass, and built from the byte-sliced S-boxes as a
+// Cipher builds them on use), the byte-sliced S-boxes (from the table
+// pass, from the constant-time one and, where the CPU has it, from the
+// vector schedule with both layouts), and the constant-time kernels' S
+// vector and nibble tables.
 func TestSchedules(t *testing.T) {
 	r := testRand(t)
 	n := 200
@@ -94,7 +95,9 @@ func TestSchedules(t *testing.T) {
 				tables.expandTables(key, true)
 				slicedCT.expandSliced(key)
 				ct.expandCT(key)
-				schedules := map[string]*Schedule{"tables": tables, "sliced (ct)": slicedCT, "ct": ct}
+				built := &new(Tables).ks
+				built.fromSliced(slicedCT)
+				schedules := map[string]*Schedule{"tables": tables, "sliced (ct)": slicedCT, "ct": ct, "tables from sliced": built}
 				slicedSchedules := map[string]*Schedule{"tables": tables, "constant-time": slicedCT}
 				if vector = expandVector(vecTables, true, true, key); vector {
 					expandVector(vecSliced, false, true, key)
@@ -116,6 +119,9 @@ func TestSchedules(t *testing.T) {
 						want := mdsColumn(j, sbox[j][x])
 						if got := tables.tables().s[j][x]; got != want {
 							t.Fatalf("key %x: s[%d][%#02x] = %#08x, want %#08x", key, j, x, got, want)
+						}
+						if got := built.tables().s[j][x]; got != want {
+							t.Fatalf("key %x: s[%d][%#02x] built from the byte-sliced S-boxes = %#08x, want %#08x", key, j, x, got, want)
 						}
 						if vector && vecTables.tables().s[j][x] != want {
 							t.Fatalf("key %x: vector s[%d][%#02x] = %#08x, want %#08x", key, j, x, vecTables.tables().s[j][x], want)
@@ -150,9 +156,8 @@ func TestInitLayouts(t *testing.T) {
 		t.Run(k.Name, func(t *testing.T) {
 			for _, size := range keySizes {
 				key := randBytes(r, size)
-				var c, ref Cipher
-				c.Init(Plan{Single: Generic, Short: Generic, Bulk: k, From: 1}, key)
-				ref.Init(Pin(Generic), key)
+				c := newPlanCipher(Plan{Single: Generic, Short: Generic, Bulk: k, From: 1}, key)
+				ref := newPlanCipher(Pin(Generic), key)
 				src := randBytes(r, 2*k.Blocks*BlockSize)
 				want, got := make([]byte, len(src)), make([]byte, len(src))
 				ref.EncryptBlocks(want, src)

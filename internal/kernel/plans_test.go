@@ -33,8 +33,7 @@ func TestPlans(t *testing.T) {
 		for _, ks := range keySizes {
 			t.Run(fmt.Sprintf("key=%d", 8*ks), func(t *testing.T) {
 				key := randBytes(r, ks)
-				c, ref := new(Cipher), newCipher(key, Generic)
-				c.Init(p, key)
+				c, ref := newPlanCipher(p, key), newCipher(key, Generic)
 				for _, n := range planCounts(p) {
 					checkBulk(t, c, ref, r, n, r.IntN(BlockSize), r.IntN(BlockSize))
 				}
@@ -114,9 +113,10 @@ func TestBulkBlocks(t *testing.T) {
 	}
 }
 
-// TestPlanSchedules checks that Init gives each plan one allocation with
-// room for exactly the key material its kernels read, and refuses a plan
-// of two constant-time layouts, whose key material takes the same bytes.
+// TestPlanSchedules checks that New gives each plan one allocation with
+// room for exactly the key material its kernels read (less the tables of
+// a byte-sliced bulk kernel's plan, built on use), and refuses a plan of
+// two constant-time layouts, whose key material takes the same bytes.
 func TestPlanSchedules(t *testing.T) {
 	kernel := func(name string, ct, sliced bool) *Kernel {
 		k := &Kernel{Name: name, Blocks: 8, ConstantTime: ct, sliced: sliced}
@@ -126,7 +126,7 @@ func TestPlanSchedules(t *testing.T) {
 	sliced, nibbles, tables := kernel("sliced", true, true), kernel("nibbles", true, false), kernel("tables", false, false)
 	for _, tc := range []struct {
 		single, short, bulk *Kernel
-		want                layoutSet // 0: Init panics
+		want                layoutSet // 0: New panics
 	}{
 		{tables, tables, sliced, 1<<tablesLayout | 1<<slicedLayout},
 		{sliced, sliced, sliced, 1 << slicedLayout},
@@ -143,21 +143,20 @@ func TestPlanSchedules(t *testing.T) {
 		if got := p.layouts(); tc.want != 0 && got != tc.want {
 			t.Errorf("%s: layouts %b, want %b", name, got, tc.want)
 		}
-		var c Cipher
 		panicked := func() (failed bool) {
 			defer func() { failed = recover() != nil }()
-			c.Init(p, make([]byte, 16))
+			newPlanCipher(p, make([]byte, 16))
 			return false
 		}()
 		if panicked != (tc.want == 0) {
-			t.Errorf("%s: Init panicked %v, want %v", name, panicked, tc.want == 0)
+			t.Errorf("%s: New panicked %v, want %v", name, panicked, tc.want == 0)
 			continue
 		}
 		if tc.want == 0 {
 			continue
 		}
-		if allocs := testing.AllocsPerRun(10, func() { c.Init(p, make([]byte, 16)) }); allocs != 1 {
-			t.Errorf("%s: Init makes %v allocations, want 1", name, allocs)
+		if allocs := testing.AllocsPerRun(10, func() { newPlanCipher(p, make([]byte, 16)) }); allocs != 1 {
+			t.Errorf("%s: New makes %v allocations, want 1", name, allocs)
 		}
 	}
 }

@@ -18,8 +18,7 @@ var runLengths = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17
 func BenchmarkRuns(b *testing.B) {
 	key := make([]byte, 32)
 	for _, n := range runLengths {
-		auto := new(Cipher)
-		auto.Init(Auto(), key)
+		auto := newPlanCipher(Auto(), key)
 		ciphers := map[string]*Cipher{"auto": auto}
 		names := []string{"auto"}
 		for _, k := range All() {

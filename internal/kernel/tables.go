@@ -45,18 +45,27 @@ const (
 	rsPoly  = 0x14D // x^8 + x^6 + x^3 + x^2 + 1
 )
 
-// q0 and q1 are the fixed 8-bit permutations. mdsq[j][x] is column j of the
-// MDS matrix times the last permutation that byte j of the h function passes
-// through (q1, q0, q1, q0 for j = 0..3), as a little-endian word, so that
-// h ends in four table look-ups and three XORs. They are variables with
-// initialisers, not filled by an init function, so that the other tables
-// derived from them at initialisation (sboxInputs, subkeyInputs) see them.
+// q0 and q1 are the fixed 8-bit permutations. mdsCols[j][x] is column j
+// of the MDS matrix times x, and mdsq[j][x] that times the last permutation
+// that byte j of the h function passes through (q1, q0, q1, q0 for j =
+// 0..3), as little-endian words, so that h ends in four table look-ups and
+// three XORs. They are variables with initialisers, not filled by an init
+// function, so that the other tables derived from them at initialisation
+// (sboxInputs, subkeyInputs) see them.
 var (
-	q0, q1 = qTable(&q0t), qTable(&q1t)
-	mdsq   = func() (t [4][256]uint32) {
+	q0, q1  = qTable(&q0t), qTable(&q1t)
+	mdsCols = func() (t [4][256]uint32) {
 		for j := range 4 {
 			for x := range 256 {
-				t[j][x] = mdsColumn(j, qLast[j][x])
+				t[j][x] = mdsColumn(j, byte(x))
+			}
+		}
+		return t
+	}()
+	mdsq = func() (t [4][256]uint32) {
+		for j := range 4 {
+			for x := range 256 {
+				t[j][x] = mdsCols[j][qLast[j][x]]
 			}
 		}
 		return t
