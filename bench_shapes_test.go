@@ -132,6 +132,19 @@ var benchShapes = []benchShape{
 			cipher.NewCTR(b, iv).XORKeyStream(buf, buf)
 		}
 	}},
+	// OpenPGP's CFB under a new session key: serial single blocks, which
+	// build NewCipher's tables on AVX-512 after its first few.
+	{"NewKey-CFB-enc", []int{1024}, func(c contender, size int) func() {
+		iv, buf := make([]byte, BlockSize), make([]byte, size)
+		return func() {
+			if c.ours != nil {
+				NewCFBEncrypter(mustShapeCipher(c.name, c.key), iv).XORKeyStream(buf, buf)
+				return
+			}
+			b, _ := xtwofish.NewCipher(c.key)
+			cipher.NewCFBEncrypter(b, iv).XORKeyStream(buf, buf)
+		}
+	}},
 	{"ECB", []int{8192}, func(c contender, size int) func() {
 		if c.ours == nil {
 			b, buf := c.x, make([]byte, size)

@@ -33,7 +33,7 @@ func NewEAX(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 	}
 	e := &eax{b: blk, nonceSize: nonceSize, tagSize: tagSize}
 	var l [BlockSize]byte
-	blk.encryptBlock(l[:], l[:])
+	blk.encryptOnce(l[:], l[:])
 	k1 := loadFE(l[:]).double()
 	k2 := k1.double()
 	k1.put(e.k1[:])
@@ -44,8 +44,8 @@ func NewEAX(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 		e.first[t][BlockSize-1] = byte(t)
 		copy(e.empty[t][:], e.first[t][:])
 		xorBlock(e.empty[t][:], e.empty[t][:], e.k1[:])
-		blk.encryptBlock(e.first[t][:], e.first[t][:])
-		blk.encryptBlock(e.empty[t][:], e.empty[t][:])
+		blk.encryptOnce(e.first[t][:], e.first[t][:])
+		blk.encryptOnce(e.empty[t][:], e.empty[t][:])
 	}
 	return e, nil
 }

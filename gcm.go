@@ -55,7 +55,7 @@ func newGCM(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 	}
 	g := &gcm{b: blk, nonceSize: nonceSize, tagSize: tagSize}
 	var h [BlockSize]byte
-	blk.encryptBlock(h[:], h[:])
+	blk.encryptOnce(h[:], h[:])
 	g.key.Init(&h)
 	return g, nil
 }

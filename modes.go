@@ -50,6 +50,18 @@ func (a *blocks) encryptBlock(dst, src []byte) {
 	otherBlocks(a.b, dst[:BlockSize], src[:BlockSize], false)
 }
 
+// encryptOnce encrypts the first block of src into dst as encryptBlock
+// does, for a mode's setup (a hash key, an offset, a tag): a Cipher that
+// has yet to build the tables of its single-block kernel may do it with
+// its bulk kernel instead, so that a key used for one message need not
+// build them (see NewCipher).
+func (a *blocks) encryptOnce(dst, src []byte) {
+	if a.c != nil && a.c.k.EncryptOnce(dst, src) {
+		return
+	}
+	a.encryptBlock(dst, src)
+}
+
 // encryptBlocks encrypts the whole blocks of src into dst; in place is
 // allowed.
 func (a *blocks) encryptBlocks(dst, src []byte) {

@@ -31,7 +31,7 @@ func NewOCB(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 	}
 	o := &ocb{b: blk, nonceSize: nonceSize, tagSize: tagSize}
 	var l [BlockSize]byte
-	blk.encryptBlock(l[:], l[:])
+	blk.encryptOnce(l[:], l[:])
 	lStar := loadFE(l[:])
 	lDollar := lStar.double()
 	o.lStar, o.lDollar = ocbBlockOf(lStar), ocbBlockOf(lDollar)
@@ -192,7 +192,7 @@ func (o *ocb) initialOffset(nonce []byte) ocbBlock {
 	k, ok := o.ktop.get(&n)
 	if !ok {
 		in := n
-		o.b.encryptBlock(n[:], n[:])
+		o.b.encryptOnce(n[:], n[:])
 		k = loadFE(n[:])
 		o.ktop.put(&in, k)
 	}
@@ -369,7 +369,7 @@ func (o *ocb) open(dst, src, nonce, ad, tag []byte) bool {
 	x.xor(off)
 	x.xor(o.lDollar)
 	x.put(sum[:])
-	o.b.encryptBlock(sum[:], sum[:])
+	o.b.encryptOnce(sum[:], sum[:])
 	subtle.XORBytes(sum[:], sum[:], h[:])
 	return subtle.ConstantTimeCompare(sum[:o.tagSize], tag) == 1
 }

@@ -79,12 +79,10 @@ const ErrNoKey = "twofish: use of a Cipher without a key (make one with NewCiphe
 // material in the same bytes.
 //
 // Where p's bulk kernel reads byte-sliced S-boxes and its single-block
-// kernel tables, the tables are left out and built from those S-boxes on use,
-// once the bulk kernel's own ladder has served warmBlocks blocks in their
-// place: the tables are four fifths of the schedule's bytes, and of the
-// cost of a new key (1.13 us against 0.47 us for the byte-sliced S-boxes
-// alone, 256-bit key, Zen 5, go test -run '^$' -bench KeySetup .), which a
-// key used for one long message need never pay.
+// kernel tables, the tables are left out, and built from those S-boxes
+// when first needed (warmLimit): they are four fifths of the schedule's
+// bytes and of a new key's cost, which a key used for a few long messages
+// need never pay.
 func New[H any](p Plan, key []byte, c func(*H) *Cipher) *H {
 	l := p.layouts()
 	if n := bits.OnesCount8(uint8(l &^ (1 << tablesLayout))); n > 1 {
@@ -104,31 +102,57 @@ func New[H any](p Plan, key []byte, c func(*H) *Cipher) *H {
 	return h
 }
 
-// warmBlocks is how many blocks the bulk kernel's ladder serves for the
-// table kernels of a Cipher before their tables are built: about what
-// building them costs in blocks saved (a single block takes 58 ns with
-// the table kernel and 160 ns with avx512-gfni's narrowest, and the tables
-// about 0.9 us, Zen 5). So a key that encrypts a few blocks beside its long
-// runs, as GCM's hash key and tag mask, never builds them, and one used
-// for many single blocks pays at most about twice their cost.
-const warmBlocks = 8
+// A Cipher whose tables are built on use builds them for its first single
+// block, but lets the bulk kernel's ladder do the blocks of a mode's setup
+// (Cipher.EncryptOnce: GCM's hash key, OCB's offsets and tag) and of short
+// runs while their cost stays below what building the tables costs (0.6-0.9
+// us with the allocation of 4,864 bytes): it counts setupWeight for each
+// such block, as one takes 228 ns with avx512-gfni's narrowest against 63
+// ns with the table kernel, and 1 for each block of a short run, which
+// costs 10-30 ns more (Zen 5, go test -run '^$' -bench
+// 'Encrypt/impl=.*/key=256/size=16$' .). So a new key for one GCM or OCB
+// message never builds them, and a key that keeps encrypting builds them
+// within a few messages.
+const (
+	setupWeight = 4
+	warmLimit   = 24
+)
 
-// tablesFor returns the table kernels' schedule for a run of n blocks,
-// building it if c has served warmBlocks blocks without it, or nil if the
-// bulk kernel's ladder is to take the run instead.
-func (c *Cipher) tablesFor(n int) *Schedule {
+// tablesFor returns the table kernels' schedule for work of weight w,
+// building it once the weights c has counted pass warmLimit, or nil if the
+// bulk kernel's ladder is to do the work instead.
+func (c *Cipher) tablesFor(w int) *Schedule {
 	if t := c.single.Load(); t != nil {
 		return t
 	}
-	if c.ks.warm().Add(uint32(n)) <= warmBlocks {
+	if c.ks.warm().Add(uint32(w)) <= warmLimit {
 		return nil
 	}
+	return c.buildTables()
+}
+
+// buildTables builds the tables that c's plan left out, and returns their
+// schedule, or the one another goroutine built first.
+func (c *Cipher) buildTables() *Schedule {
 	t := &new(Tables).ks
 	t.fromSliced(c.ks)
 	if !c.single.CompareAndSwap(nil, t) {
 		return c.single.Load()
 	}
 	return t
+}
+
+// EncryptOnce encrypts the first block of src into dst, one of a mode's
+// setup, with the bulk kernel's ladder, and reports true, where c's
+// single-block kernel waits for tables that c has yet to build and the
+// ladder has not done too much of their work (setupWeight); it reports
+// false where the caller is to use the single-block kernel.
+func (c *Cipher) EncryptOnce(dst, src []byte) bool {
+	if c.single.Load() != nil || c.plan.Bulk == nil || c.tablesFor(setupWeight) != nil {
+		return false
+	}
+	c.plan.Bulk.encryptLadder(c.ks, dst[:BlockSize], src[:BlockSize])
+	return true
 }
 
 // Single returns the kernel of single blocks and the schedule it reads.
@@ -139,17 +163,13 @@ func (c *Cipher) tablesFor(n int) *Schedule {
 func (c *Cipher) Single() (*Kernel, *Schedule) { return c.plan.Single, c.single.Load() }
 
 // WarmSingle returns the kernel of a single block, and its schedule, where
-// Single's schedule is nil: the bulk kernel's narrowest until c has
-// served warmBlocks blocks so, then Single's kernel with the tables it
-// builds; nil and nil if c has no key.
+// Single's schedule is nil: Single's kernel with the tables it builds, nil
+// and nil if c has no key.
 func (c *Cipher) WarmSingle() (*Kernel, *Schedule) {
 	if c.plan.Bulk == nil {
 		return nil, nil
 	}
-	if t := c.tablesFor(1); t != nil {
-		return c.plan.Single, t
-	}
-	return c.plan.Bulk.Narrowest(), c.ks
+	return c.plan.Single, c.buildTables()
 }
 
 // short returns the ladder for a run of n blocks that the plan gives its

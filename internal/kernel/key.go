@@ -157,16 +157,25 @@ func (ks *Schedule) sliced() *[256]uint32 {
 }
 
 // fromSliced sets ks, which must have the tables layout, to the schedule
-// of src, which has the byte-sliced one: the same subkeys, and tables
-// whose words s[j][x] are MDS column j times byte x of S-box j. It is how
-// a Cipher builds its tables on use (Cipher.tablesFor), without the key.
+// of src, which has the byte-sliced one: the same subkeys, and the tables
+// of its S-boxes (tablesFromSliced, or its vector form where the CPU has
+// one). It is how a Cipher builds its tables on use (Cipher.tablesFor),
+// without the key.
 func (ks *Schedule) fromSliced(src *Schedule) {
 	ks.k = src.k
-	s, y := &ks.tables().s, (*[4][256]byte)(unsafe.Pointer(src.sliced()))
+	if !tablesVector(&ks.tables().s, src.sliced()) {
+		tablesFromSliced(&ks.tables().s, src.sliced())
+	}
+}
+
+// tablesFromSliced sets s[j][x] to MDS column j times byte x of S-box j
+// of the byte-sliced S-boxes y.
+func tablesFromSliced(s *[4][256]uint32, y *[256]uint32) {
+	b := (*[4][256]byte)(unsafe.Pointer(y))
 	for j := range 4 {
 		col := &mdsCols[j]
-		for x, b := range &y[j] {
-			s[j][x] = col[b]
+		for x, v := range &b[j] {
+			s[j][x] = col[v]
 		}
 	}
 }

@@ -41,6 +41,25 @@ type keyBytesAVX512 struct {
 //go:noescape
 func scheduleAVX512(tables *[4][256]uint32, sliced *[256]uint32, h *[48]uint32, in *keyBytesAVX512, k int)
 
+// tablesFromSlicedAVX512 sets tables to the table kernels' layout of the
+// byte-sliced S-boxes sliced, as tablesFromSliced does, 64 entries at a
+// time (the MDS products of scheduleAVX512). Implemented in
+// key_avx512_amd64.s; it needs AVX512F, AVX512BW and AVX512VBMI.
+//
+//go:noescape
+func tablesFromSlicedAVX512(tables *[4][256]uint32, sliced *[256]uint32)
+
+// tablesVector sets tables from sliced as tablesFromSlicedAVX512 does, and
+// reports true, where this CPU runs it (keyAVX512); elsewhere it reports
+// false.
+func tablesVector(tables *[4][256]uint32, sliced *[256]uint32) bool {
+	if !keyAVX512 {
+		return false
+	}
+	tablesFromSlicedAVX512(tables, sliced)
+	return true
+}
+
 // expandAVX512 computes the schedule of a 16, 24 or 32-byte key into ks:
 // the subkeys, the MDS·S-box tables if tables and the byte-sliced S-boxes
 // if sliced, as expandTables does, but with no secret-indexed memory

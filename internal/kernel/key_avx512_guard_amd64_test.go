@@ -9,9 +9,10 @@ import (
 	"github.com/twofish-go/twofish/internal/guardpage"
 )
 
-// TestScheduleAVX512Guarded runs scheduleAVX512 with each of its buffers
-// flush against a page that faults, after and before it: it must read and
-// write nothing outside them.
+// TestScheduleAVX512Guarded runs scheduleAVX512, and tablesFromSlicedAVX512
+// on its S-boxes, with each of their buffers flush against a page that
+// faults, after and before it: they must read and write nothing outside
+// them.
 func TestScheduleAVX512Guarded(t *testing.T) {
 	if !keyAVX512 {
 		skipUnsupported(t, "avx512-vbmi")
@@ -52,6 +53,11 @@ func TestScheduleAVX512Guarded(t *testing.T) {
 			}
 			if combineSubkeys(&a, &b) != ref.k {
 				t.Fatalf("key %x: guarded subkeys differ from expandTables", key)
+			}
+			s2 := (*[4][256]uint32)(place(4096))
+			tablesFromSlicedAVX512(s2, y)
+			if *s2 != ref.tables().s {
+				t.Fatalf("key %x: guarded tables from the byte-sliced S-boxes differ from expandTables", key)
 			}
 		}
 	}

@@ -71,10 +71,11 @@ func scheduleRef(key []byte) (k [40]uint32, sbox [4][256]byte, sv []uint32) {
 // TestSchedules compares every schedule with the reference on many
 // random keys of each size: the subkeys, the table kernels' MDS·S-box
 // words (from the table pass, and built from the byte-sliced S-boxes as a
-// Cipher builds them on use), the byte-sliced S-boxes (from the table
-// pass, from the constant-time one and, where the CPU has it, from the
-// vector schedule with both layouts), and the constant-time kernels' S
-// vector and nibble tables.
+// Cipher builds them on use, in Go and, where the CPU has it, in
+// assembly), the byte-sliced S-boxes (from the table pass, from the
+// constant-time one and, where the CPU has it, from the vector schedule
+// with both layouts), and the constant-time kernels' S vector and nibble
+// tables.
 func TestSchedules(t *testing.T) {
 	r := testRand(t)
 	n := 200
@@ -95,8 +96,9 @@ func TestSchedules(t *testing.T) {
 				tables.expandTables(key, true)
 				slicedCT.expandSliced(key)
 				ct.expandCT(key)
-				built := &new(Tables).ks
+				built, builtGo := &new(Tables).ks, &new(Tables).ks
 				built.fromSliced(slicedCT)
+				tablesFromSliced(&builtGo.tables().s, slicedCT.sliced())
 				schedules := map[string]*Schedule{"tables": tables, "sliced (ct)": slicedCT, "ct": ct, "tables from sliced": built}
 				slicedSchedules := map[string]*Schedule{"tables": tables, "constant-time": slicedCT}
 				if vector = expandVector(vecTables, true, true, key); vector {
@@ -122,6 +124,9 @@ func TestSchedules(t *testing.T) {
 						}
 						if got := built.tables().s[j][x]; got != want {
 							t.Fatalf("key %x: s[%d][%#02x] built from the byte-sliced S-boxes = %#08x, want %#08x", key, j, x, got, want)
+						}
+						if got := builtGo.tables().s[j][x]; got != want {
+							t.Fatalf("key %x: s[%d][%#02x] built from the byte-sliced S-boxes in Go = %#08x, want %#08x", key, j, x, got, want)
 						}
 						if vector && vecTables.tables().s[j][x] != want {
 							t.Fatalf("key %x: vector s[%d][%#02x] = %#08x, want %#08x", key, j, x, vecTables.tables().s[j][x], want)

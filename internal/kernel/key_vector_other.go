@@ -5,3 +5,6 @@ package kernel
 // expandVector reports false: this build has no vector key schedule
 // (key_avx512_amd64.go), and the Go schedules serve every kernel.
 func expandVector(ks *Schedule, tables, sliced bool, key []byte) bool { return false }
+
+// tablesVector reports false: the Go loop of fromSliced builds the tables.
+func tablesVector(tables *[4][256]uint32, sliced *[256]uint32) bool { return false }

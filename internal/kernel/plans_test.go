@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"testing"
@@ -159,4 +160,67 @@ func TestPlanSchedules(t *testing.T) {
 			t.Errorf("%s: New makes %v allocations, want 1", name, allocs)
 		}
 	}
+}
+
+// TestTablesOnUse follows the Ciphers of the policy's plans that leave
+// their tables out (New): setup blocks (EncryptOnce) and short runs go to
+// the bulk kernel's ladder until their weights pass warmLimit, which
+// builds the tables, a single block builds them at once, and every block
+// agrees with generic. Plans that build their tables with the key start
+// with them.
+func TestTablesOnUse(t *testing.T) {
+	forEachPlan(t, func(t *testing.T, p Plan) {
+		r := testRand(t)
+		key := randBytes(r, 32)
+		ref := newCipher(key, Generic)
+		check := func(c *Cipher, what string, got, src []byte) {
+			t.Helper()
+			want := make([]byte, len(src))
+			ref.EncryptBlocks(want, src)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s: %x, want %x", what, got, want)
+			}
+		}
+		lazy := p.Single.layout() == tablesLayout && p.Bulk.layout() == slicedLayout
+		if c := newPlanCipher(p, key); (c.single.Load() == nil) != lazy {
+			t.Fatalf("tables left out: %v, want %v", c.single.Load() == nil, lazy)
+		}
+		if !lazy {
+			return
+		}
+
+		c := newPlanCipher(p, key)
+		for i := range warmLimit/setupWeight + 1 {
+			src := randBytes(r, BlockSize)
+			got := make([]byte, BlockSize)
+			if did, want := c.EncryptOnce(got, src), i < warmLimit/setupWeight; did != want {
+				t.Fatalf("setup block %d: EncryptOnce reports %v, want %v", i, did, want)
+			} else if did {
+				check(c, "setup block", got, src)
+			}
+			if built := c.single.Load() != nil; built == (i < warmLimit/setupWeight) {
+				t.Fatalf("after setup block %d: tables built %v", i, built)
+			}
+		}
+
+		c = newPlanCipher(p, key)
+		run := min(p.From-1, 4)
+		for i := 0; i <= warmLimit; i += run {
+			src := randBytes(r, run*BlockSize)
+			got := make([]byte, len(src))
+			c.EncryptBlocks(got, src)
+			check(c, "short run", got, src)
+			if built := c.single.Load() != nil; built != (i+run > warmLimit) {
+				t.Fatalf("after %d blocks of short runs: tables built %v", i+run, built)
+			}
+		}
+
+		c = newPlanCipher(p, key)
+		if k, ks := c.Single(); ks != nil || k != p.Single {
+			t.Fatalf("Single before the tables: %s, %v", k.Name, ks != nil)
+		}
+		if k, ks := c.WarmSingle(); ks == nil || k != p.Single || c.single.Load() != ks {
+			t.Fatalf("WarmSingle did not build the tables")
+		}
+	})
 }
