@@ -34,10 +34,12 @@ type Cipher struct {
 //
 // Where the long runs' kernel is byte-sliced (AVX-512 VBMI), the tables of
 // the kernels of single blocks and short runs are not built with the key
-// but from its S-boxes when those first need them, after the first few
-// such blocks have gone through the long runs' kernel: a key that
-// encrypts one long message does not pay for them (4,864 bytes), and a new
-// key costs what NewCipherConstantTime's does.
+// but from its S-boxes when first needed: at the first single block, or
+// once the long runs' kernel has done about as much of their work as
+// building them costs (the blocks of a mode's setup, as GCM's hash key,
+// and short runs). So a new key costs what NewCipherConstantTime's does,
+// and a key for one GCM, OCB, CTR or XTS message never pays for the tables
+// (4,864 bytes).
 func NewCipher(key []byte) (*Cipher, error) {
 	return newCipher(key, kernel.Auto())
 }
@@ -93,9 +95,9 @@ func (c *Cipher) Implementation() string {
 type Paths struct {
 	// Single serves single blocks: Encrypt, Decrypt, and so the serial
 	// modes (CBC and CFB encryption, OFB, CMAC in EAX). Where it reads
-	// tables that Bulk does not, Bulk's narrowest kernel serves a new
-	// Cipher's first few blocks of both Single and Short, until they are
-	// built (see NewCipher).
+	// tables that Bulk does not, Bulk's ladder serves a new Cipher's
+	// short runs and the blocks of its modes' setup until they are built
+	// (see NewCipher).
 	Single Path
 	// Short serves runs of fewer than ShortBelow blocks, and what is left
 	// of a longer run after the last whole group of Bulk's kernel when
