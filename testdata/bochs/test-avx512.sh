@@ -9,7 +9,8 @@
 # kernels against the modes in Go (trimmed by -short), all for avx512-vbmi
 # alone, and the
 # plan that the policy makes for AVX-512 CPUs (avx512-vbmi for long runs,
-# the table kernels for short runs and single blocks), with
+# the table kernels for short runs and single blocks, their tables built
+# on use by tablesFromSlicedAVX512), with
 # TWOFISH_TEST_REQUIRE=avx512-vbmi so that a kernel that the guest cannot
 # run fails instead of being skipped. It fails unless every one of those
 # tests reports PASS for avx512-vbmi.
@@ -71,7 +72,7 @@ CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o "$W/init.bin" ./testdata/bochs
 CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go test -c -o "$W/twofish.test" ./internal/kernel
 mkdir -p "$W/work"
 
-tests='TestKnownAnswers|TestMonteCarlo|TestDifferential|TestSingleBlocks|TestGuardPages|TestRequiredKernels|TestPlans|TestPlanSingleBlocks'
+tests='TestKnownAnswers|TestMonteCarlo|TestDifferential|TestSingleBlocks|TestGuardPages|TestRequiredKernels|TestPlans|TestPlanSingleBlocks|TestTablesOnUse'
 tests=$tests'|TestFusedGroupsAssembly|TestCTRGroupsCarry|TestFusedGuardPages|TestOCBGroupsAssembly'
 run="^($tests)\$/^(avx512-vbmi|[A-Z]+_[DE]_M)\$/^(avx512-vbmi|key=[0-9]+)\$"
 # Go's runtime uses AVX-512 with GFNI itself: since Go 1.26 its garbage
