@@ -429,70 +429,215 @@ TEXT ·ghashBlocksAVX512(SB), NOSPLIT, $0-32
 	VMOVDQU   ghashPoly<>+0(SB), X1
 	VMOVDQU   (CX), X2
 	VPSHUFB   X0, X2, X2
+	CMPQ      BX, $0x00000010
+	JB        ghashBlocksAVX512_tail
+	CMPQ      BX, $0x00000040
+	JB        ghashBlocksAVX512_last
 
-	// Runs of whole groups.
-	CMPQ BX, $0x00000010
-	JB   ghashBlocksAVX512_tail
+	// Runs of 16 blocks but the last, four running values in the lanes of a zmm register.
+	VBROADCASTI32X4 ghashPoly<>+0(SB), Z3
+	VBROADCASTI32X4 (AX), Z4
+	VPSHUFD         $0x4e, Z4, Z5
+	VPXORQ          Z4, Z5, Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VPSHUFD         $0x4e, Z6, Z7
+	VPXORQ          Z6, Z7, Z7
+	VBROADCASTI32X4 128(AX), Z8
+	VPSHUFD         $0x4e, Z8, Z9
+	VPXORQ          Z8, Z9, Z9
+	VBROADCASTI32X4 192(AX), Z10
+	VPSHUFD         $0x4e, Z10, Z11
+	VPXORQ          Z10, Z11, Z11
+	VMOVDQU64       (DX), Z12
+	VPSHUFB         Z0, Z12, Z12
+	VPXORQ          Z2, Z12, Z12
+	VPCLMULQDQ      $0x00, Z6, Z12, Z2
+	VPCLMULQDQ      $0x11, Z6, Z12, Z13
+	VPSHUFD         $0x4e, Z12, Z14
+	VPXORQ          Z12, Z14, Z14
+	VPCLMULQDQ      $0x00, Z7, Z14, Z14
+	VMOVDQU64       64(DX), Z12
+	VPSHUFB         Z0, Z12, Z12
+	VPCLMULQDQ      $0x00, Z8, Z12, Z15
+	VPCLMULQDQ      $0x11, Z8, Z12, Z16
+	VPSHUFD         $0x4e, Z12, Z17
+	VPXORQ          Z12, Z17, Z17
+	VPCLMULQDQ      $0x00, Z9, Z17, Z17
+	VPXORQ          Z15, Z2, Z2
+	VPXORQ          Z16, Z13, Z13
+	VPXORQ          Z17, Z14, Z14
+	VMOVDQU64       128(DX), Z12
+	VPSHUFB         Z0, Z12, Z12
+	VPCLMULQDQ      $0x00, Z10, Z12, Z15
+	VPCLMULQDQ      $0x11, Z10, Z12, Z16
+	VPSHUFD         $0x4e, Z12, Z17
+	VPXORQ          Z12, Z17, Z17
+	VPCLMULQDQ      $0x00, Z11, Z17, Z17
+	VPXORQ          Z15, Z2, Z2
+	VPXORQ          Z16, Z13, Z13
+	VPXORQ          Z17, Z14, Z14
+	VMOVDQU64       192(DX), Z12
+	VPSHUFB         Z0, Z12, Z12
+	VPTERNLOGD      $0x96, Z2, Z13, Z14
+	VPXORQ          Z12, Z13, Z13
+	VPCLMULQDQ      $0x00, Z3, Z2, Z12
+	VPSHUFD         $0x4e, Z2, Z2
+	VPTERNLOGD      $0x96, Z12, Z2, Z14
+	VPCLMULQDQ      $0x00, Z3, Z14, Z2
+	VPSHUFD         $0x4e, Z14, Z14
+	VPTERNLOGD      $0x96, Z2, Z14, Z13
+	VMOVDQU64       Z13, Z2
+	ADDQ            $0x00000100, DX
+	SUBQ            $0x00000010, BX
+	CMPQ            BX, $0x00000020
+	JB              ghashBlocksAVX512_fold
 
 ghashBlocksAVX512_run:
+	VMOVDQU64  (DX), Z12
+	VPSHUFB    Z0, Z12, Z12
+	VPCLMULQDQ $0x00, Z6, Z12, Z13
+	VPCLMULQDQ $0x11, Z6, Z12, Z14
+	VPSHUFD    $0x4e, Z12, Z15
+	VPXORQ     Z12, Z15, Z15
+	VPCLMULQDQ $0x00, Z7, Z15, Z15
+	VMOVDQU64  64(DX), Z12
+	VPSHUFB    Z0, Z12, Z12
+	VPCLMULQDQ $0x00, Z8, Z12, Z16
+	VPCLMULQDQ $0x11, Z8, Z12, Z17
+	VPSHUFD    $0x4e, Z12, Z18
+	VPXORQ     Z12, Z18, Z18
+	VPCLMULQDQ $0x00, Z9, Z18, Z18
+	VPXORQ     Z16, Z13, Z13
+	VPXORQ     Z17, Z14, Z14
+	VPXORQ     Z18, Z15, Z15
+	VMOVDQU64  128(DX), Z12
+	VPSHUFB    Z0, Z12, Z12
+	VPCLMULQDQ $0x00, Z10, Z12, Z16
+	VPCLMULQDQ $0x11, Z10, Z12, Z17
+	VPSHUFD    $0x4e, Z12, Z18
+	VPXORQ     Z12, Z18, Z18
+	VPCLMULQDQ $0x00, Z11, Z18, Z18
+	VPXORQ     Z16, Z13, Z13
+	VPXORQ     Z17, Z14, Z14
+	VPXORQ     Z18, Z15, Z15
+	VMOVDQU64  192(DX), Z12
+	VPSHUFB    Z0, Z12, Z12
+	VPTERNLOGD $0x96, Z13, Z14, Z15
+	VPXORQ     Z12, Z14, Z14
+	VPCLMULQDQ $0x00, Z4, Z2, Z12
+	VPCLMULQDQ $0x11, Z4, Z2, Z16
+	VPSHUFD    $0x4e, Z2, Z17
+	VPXORQ     Z2, Z17, Z17
+	VPCLMULQDQ $0x00, Z5, Z17, Z17
+	VPXORQ     Z12, Z13, Z13
+	VPXORQ     Z16, Z14, Z14
+	VPXORQ     Z12, Z16, Z12
+	VPTERNLOGD $0x96, Z17, Z12, Z15
+	VPCLMULQDQ $0x00, Z3, Z13, Z2
+	VPSHUFD    $0x4e, Z13, Z13
+	VPTERNLOGD $0x96, Z2, Z13, Z15
+	VPCLMULQDQ $0x00, Z3, Z15, Z2
+	VPSHUFD    $0x4e, Z15, Z15
+	VPTERNLOGD $0x96, Z2, Z15, Z14
+	VMOVDQU64  Z14, Z2
+	ADDQ       $0x00000100, DX
+	SUBQ       $0x00000010, BX
+	CMPQ       BX, $0x00000020
+	JAE        ghashBlocksAVX512_run
+
+ghashBlocksAVX512_fold:
+	// Y = A0·H^4 + A1·H^3 + A2·H^2 + A3·H.
+	VMOVDQU64     192(AX), Z3
+	VPSHUFD       $0x4e, Z3, Z4
+	VPXORQ        Z3, Z4, Z4
+	VPCLMULQDQ    $0x00, Z3, Z2, Z5
+	VPCLMULQDQ    $0x11, Z3, Z2, Z3
+	VPSHUFD       $0x4e, Z2, Z6
+	VPXORQ        Z2, Z6, Z6
+	VPCLMULQDQ    $0x00, Z4, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z3, Z6
+	VEXTRACTI64X4 $0x01, Z5, Y2
+	VPXOR         Y2, Y5, Y2
+	VEXTRACTI128  $0x01, Y2, X4
+	VPXOR         X4, X2, X4
+	VEXTRACTI64X4 $0x01, Z3, Y2
+	VPXOR         Y2, Y3, Y2
+	VEXTRACTI128  $0x01, Y2, X3
+	VPXOR         X3, X2, X3
+	VEXTRACTI64X4 $0x01, Z6, Y2
+	VPXOR         Y2, Y6, Y2
+	VEXTRACTI128  $0x01, Y2, X5
+	VPXOR         X5, X2, X5
+	VPCLMULQDQ    $0x00, X1, X4, X2
+	VPSHUFD       $0x4e, X4, X4
+	VPXOR         X2, X5, X5
+	VPXOR         X4, X5, X5
+	VPCLMULQDQ    $0x00, X1, X5, X2
+	VPSHUFD       $0x4e, X5, X5
+	VPXOR         X2, X3, X3
+	VPXOR         X5, X3, X3
+	VMOVDQU       X3, X2
+
+ghashBlocksAVX512_last:
+	// The last run, into Y with each block's own power.
 	VMOVDQU64     (DX), Z3
 	VPSHUFB       Z0, Z3, Z3
 	VMOVDQU64     (AX), Z4
-	VPCLMULQDQ    $0x00, Z4, Z3, Z5
-	VPCLMULQDQ    $0x11, Z4, Z3, Z6
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORQ        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, Z4, Z3, Z6
+	VPCLMULQDQ    $0x11, Z4, Z3, Z4
 	VPSHUFD       $0x4e, Z3, Z7
 	VPXORQ        Z3, Z7, Z7
-	VPSHUFD       $0x4e, Z4, Z3
-	VPXORQ        Z4, Z3, Z3
-	VPCLMULQDQ    $0x00, Z3, Z7, Z7
+	VPCLMULQDQ    $0x00, Z5, Z7, Z7
 	VMOVDQU64     64(DX), Z3
 	VPSHUFB       Z0, Z3, Z3
-	VMOVDQU64     64(AX), Z4
-	VPCLMULQDQ    $0x00, Z4, Z3, Z8
-	VPCLMULQDQ    $0x11, Z4, Z3, Z9
+	VMOVDQU64     64(AX), Z5
+	VPSHUFD       $0x4e, Z5, Z8
+	VPXORQ        Z5, Z8, Z8
+	VPCLMULQDQ    $0x00, Z5, Z3, Z9
+	VPCLMULQDQ    $0x11, Z5, Z3, Z5
 	VPSHUFD       $0x4e, Z3, Z10
 	VPXORQ        Z3, Z10, Z10
-	VPSHUFD       $0x4e, Z4, Z3
-	VPXORQ        Z4, Z3, Z3
-	VPCLMULQDQ    $0x00, Z3, Z10, Z10
-	VPXORQ        Z8, Z5, Z5
+	VPCLMULQDQ    $0x00, Z8, Z10, Z10
 	VPXORQ        Z9, Z6, Z6
+	VPXORQ        Z5, Z4, Z4
 	VPXORQ        Z10, Z7, Z7
 	VMOVDQU64     128(DX), Z3
 	VPSHUFB       Z0, Z3, Z3
-	VMOVDQU64     128(AX), Z4
-	VPCLMULQDQ    $0x00, Z4, Z3, Z8
-	VPCLMULQDQ    $0x11, Z4, Z3, Z9
+	VMOVDQU64     128(AX), Z5
+	VPSHUFD       $0x4e, Z5, Z8
+	VPXORQ        Z5, Z8, Z8
+	VPCLMULQDQ    $0x00, Z5, Z3, Z9
+	VPCLMULQDQ    $0x11, Z5, Z3, Z5
 	VPSHUFD       $0x4e, Z3, Z10
 	VPXORQ        Z3, Z10, Z10
-	VPSHUFD       $0x4e, Z4, Z3
-	VPXORQ        Z4, Z3, Z3
-	VPCLMULQDQ    $0x00, Z3, Z10, Z10
-	VPXORQ        Z8, Z5, Z5
+	VPCLMULQDQ    $0x00, Z8, Z10, Z10
 	VPXORQ        Z9, Z6, Z6
+	VPXORQ        Z5, Z4, Z4
 	VPXORQ        Z10, Z7, Z7
 	VMOVDQU64     192(DX), Z3
 	VPSHUFB       Z0, Z3, Z3
-	VMOVDQU64     192(AX), Z4
-	VPCLMULQDQ    $0x00, Z4, Z3, Z8
-	VPCLMULQDQ    $0x11, Z4, Z3, Z9
+	VMOVDQU64     192(AX), Z5
+	VPSHUFD       $0x4e, Z5, Z8
+	VPXORQ        Z5, Z8, Z8
+	VPCLMULQDQ    $0x00, Z5, Z3, Z9
+	VPCLMULQDQ    $0x11, Z5, Z3, Z5
 	VPSHUFD       $0x4e, Z3, Z10
 	VPXORQ        Z3, Z10, Z10
-	VPSHUFD       $0x4e, Z4, Z3
-	VPXORQ        Z4, Z3, Z3
-	VPCLMULQDQ    $0x00, Z3, Z10, Z10
-	VPXORQ        Z8, Z5, Z5
+	VPCLMULQDQ    $0x00, Z8, Z10, Z10
 	VPXORQ        Z9, Z6, Z6
+	VPXORQ        Z5, Z4, Z4
 	VPXORQ        Z10, Z7, Z7
-	VPTERNLOGD    $0x96, Z5, Z6, Z7
-	VEXTRACTI64X4 $0x01, Z5, Y3
-	VPXOR         Y3, Y5, Y3
-	VEXTRACTI128  $0x01, Y3, X4
-	VPXOR         X4, X3, X4
+	VPTERNLOGD    $0x96, Z6, Z4, Z7
 	VEXTRACTI64X4 $0x01, Z6, Y3
 	VPXOR         Y3, Y6, Y3
 	VEXTRACTI128  $0x01, Y3, X5
 	VPXOR         X5, X3, X5
+	VEXTRACTI64X4 $0x01, Z4, Y3
+	VPXOR         Y3, Y4, Y3
+	VEXTRACTI128  $0x01, Y3, X4
+	VPXOR         X4, X3, X4
 	VEXTRACTI64X4 $0x01, Z7, Y3
 	VPXOR         Y3, Y7, Y3
 	VEXTRACTI128  $0x01, Y3, X6
@@ -503,25 +648,22 @@ ghashBlocksAVX512_run:
 	VPCLMULQDQ    $0x01, X3, X2, X9
 	VPCLMULQDQ    $0x10, X3, X2, X2
 	VPXOR         X2, X9, X9
-	VPXOR         X4, X7, X7
-	VPXOR         X5, X8, X8
+	VPXOR         X5, X7, X7
+	VPXOR         X4, X8, X8
 	VPXOR         X6, X9, X9
-	VPSRLDQ       $0x08, X9, X2
-	VPSLLDQ       $0x08, X9, X9
+	VPCLMULQDQ    $0x00, X1, X7, X2
+	VPSHUFD       $0x4e, X7, X7
+	VPXOR         X2, X9, X9
+	VPXOR         X7, X9, X9
+	VPCLMULQDQ    $0x00, X1, X9, X2
+	VPSHUFD       $0x4e, X9, X9
 	VPXOR         X2, X8, X8
-	VPXOR         X9, X7, X7
-	VPCLMULQDQ    $0x00, X1, X7, X2
-	VPSHUFD       $0x4e, X7, X7
-	VPXOR         X2, X7, X7
-	VPCLMULQDQ    $0x00, X1, X7, X2
-	VPSHUFD       $0x4e, X7, X7
-	VPXOR         X2, X7, X7
-	VPXOR         X8, X7, X7
-	VMOVDQU       X7, X2
+	VPXOR         X9, X8, X8
+	VMOVDQU       X8, X2
 	ADDQ          $0x00000100, DX
 	SUBQ          $0x00000010, BX
 	CMPQ          BX, $0x00000010
-	JAE           ghashBlocksAVX512_run
+	JAE           ghashBlocksAVX512_last
 
 ghashBlocksAVX512_tail:
 	// The blocks left over, one at a time, as one run.
