@@ -14,6 +14,12 @@ DATA ghashBswapMask<>+48(SB)/8, $0x08090a0b0c0d0e0f
 DATA ghashBswapMask<>+56(SB)/8, $0x0001020304050607
 GLOBL ghashBswapMask<>(SB), RODATA|NOPTR, $64
 
+DATA ghashTailMasks<>+0(SB)/2, $0x0000
+DATA ghashTailMasks<>+2(SB)/2, $0x0003
+DATA ghashTailMasks<>+4(SB)/2, $0x000f
+DATA ghashTailMasks<>+6(SB)/2, $0x003f
+GLOBL ghashTailMasks<>(SB), RODATA|NOPTR, $8
+
 DATA ghashPoly<>+0(SB)/8, $0xc200000000000000
 DATA ghashPoly<>+8(SB)/8, $0xc200000000000000
 GLOBL ghashPoly<>(SB), RODATA|NOPTR, $16
@@ -451,95 +457,95 @@ TEXT ·ghashBlocksAVX512(SB), NOSPLIT, $0-32
 	VMOVDQU64       (DX), Z12
 	VPSHUFB         Z0, Z12, Z12
 	VPXORQ          Z2, Z12, Z12
-	VPCLMULQDQ      $0x00, Z6, Z12, Z2
-	VPCLMULQDQ      $0x11, Z6, Z12, Z13
-	VPSHUFD         $0x4e, Z12, Z14
-	VPXORQ          Z12, Z14, Z14
-	VPCLMULQDQ      $0x00, Z7, Z14, Z14
+	VPCLMULQDQ      $0x00, Z6, Z12, Z13
+	VPCLMULQDQ      $0x11, Z6, Z12, Z14
+	VPSHUFD         $0x4e, Z12, Z15
+	VPXORQ          Z12, Z15, Z15
+	VPCLMULQDQ      $0x00, Z7, Z15, Z15
 	VMOVDQU64       64(DX), Z12
 	VPSHUFB         Z0, Z12, Z12
-	VPCLMULQDQ      $0x00, Z8, Z12, Z15
-	VPCLMULQDQ      $0x11, Z8, Z12, Z16
-	VPSHUFD         $0x4e, Z12, Z17
-	VPXORQ          Z12, Z17, Z17
-	VPCLMULQDQ      $0x00, Z9, Z17, Z17
-	VPXORQ          Z15, Z2, Z2
+	VPCLMULQDQ      $0x00, Z8, Z12, Z16
+	VPCLMULQDQ      $0x11, Z8, Z12, Z20
+	VPSHUFD         $0x4e, Z12, Z21
+	VPXORQ          Z12, Z21, Z21
+	VPCLMULQDQ      $0x00, Z9, Z21, Z21
 	VPXORQ          Z16, Z13, Z13
-	VPXORQ          Z17, Z14, Z14
+	VPXORQ          Z20, Z14, Z14
+	VPXORQ          Z21, Z15, Z15
 	VMOVDQU64       128(DX), Z12
 	VPSHUFB         Z0, Z12, Z12
-	VPCLMULQDQ      $0x00, Z10, Z12, Z15
-	VPCLMULQDQ      $0x11, Z10, Z12, Z16
-	VPSHUFD         $0x4e, Z12, Z17
-	VPXORQ          Z12, Z17, Z17
-	VPCLMULQDQ      $0x00, Z11, Z17, Z17
-	VPXORQ          Z15, Z2, Z2
+	VPCLMULQDQ      $0x00, Z10, Z12, Z16
+	VPCLMULQDQ      $0x11, Z10, Z12, Z20
+	VPSHUFD         $0x4e, Z12, Z21
+	VPXORQ          Z12, Z21, Z21
+	VPCLMULQDQ      $0x00, Z11, Z21, Z21
 	VPXORQ          Z16, Z13, Z13
-	VPXORQ          Z17, Z14, Z14
+	VPXORQ          Z20, Z14, Z14
+	VPXORQ          Z21, Z15, Z15
 	VMOVDQU64       192(DX), Z12
 	VPSHUFB         Z0, Z12, Z12
-	VPTERNLOGD      $0x96, Z2, Z13, Z14
-	VPXORQ          Z12, Z13, Z13
-	VPCLMULQDQ      $0x00, Z3, Z2, Z12
-	VPSHUFD         $0x4e, Z2, Z2
-	VPTERNLOGD      $0x96, Z12, Z2, Z14
-	VPCLMULQDQ      $0x00, Z3, Z14, Z2
-	VPSHUFD         $0x4e, Z14, Z14
-	VPTERNLOGD      $0x96, Z2, Z14, Z13
-	VMOVDQU64       Z13, Z2
+	VPTERNLOGD      $0x96, Z13, Z14, Z15
+	VPXORQ          Z12, Z14, Z14
+	VPCLMULQDQ      $0x00, Z3, Z13, Z12
+	VPSHUFD         $0x4e, Z13, Z13
+	VPTERNLOGD      $0x96, Z12, Z13, Z15
+	VPCLMULQDQ      $0x00, Z3, Z15, Z12
+	VPSHUFD         $0x4e, Z15, Z15
+	VPTERNLOGD      $0x96, Z12, Z15, Z14
+	VMOVDQU64       Z14, Z12
 	ADDQ            $0x00000100, DX
 	SUBQ            $0x00000010, BX
 	CMPQ            BX, $0x00000020
 	JB              ghashBlocksAVX512_fold
 
 ghashBlocksAVX512_run:
-	VMOVDQU64  (DX), Z12
-	VPSHUFB    Z0, Z12, Z12
-	VPCLMULQDQ $0x00, Z6, Z12, Z13
-	VPCLMULQDQ $0x11, Z6, Z12, Z14
-	VPSHUFD    $0x4e, Z12, Z15
-	VPXORQ     Z12, Z15, Z15
-	VPCLMULQDQ $0x00, Z7, Z15, Z15
-	VMOVDQU64  64(DX), Z12
-	VPSHUFB    Z0, Z12, Z12
-	VPCLMULQDQ $0x00, Z8, Z12, Z16
-	VPCLMULQDQ $0x11, Z8, Z12, Z17
-	VPSHUFD    $0x4e, Z12, Z18
-	VPXORQ     Z12, Z18, Z18
-	VPCLMULQDQ $0x00, Z9, Z18, Z18
-	VPXORQ     Z16, Z13, Z13
-	VPXORQ     Z17, Z14, Z14
-	VPXORQ     Z18, Z15, Z15
-	VMOVDQU64  128(DX), Z12
-	VPSHUFB    Z0, Z12, Z12
-	VPCLMULQDQ $0x00, Z10, Z12, Z16
-	VPCLMULQDQ $0x11, Z10, Z12, Z17
-	VPSHUFD    $0x4e, Z12, Z18
-	VPXORQ     Z12, Z18, Z18
-	VPCLMULQDQ $0x00, Z11, Z18, Z18
-	VPXORQ     Z16, Z13, Z13
-	VPXORQ     Z17, Z14, Z14
-	VPXORQ     Z18, Z15, Z15
-	VMOVDQU64  192(DX), Z12
-	VPSHUFB    Z0, Z12, Z12
-	VPTERNLOGD $0x96, Z13, Z14, Z15
-	VPXORQ     Z12, Z14, Z14
-	VPCLMULQDQ $0x00, Z4, Z2, Z12
-	VPCLMULQDQ $0x11, Z4, Z2, Z16
-	VPSHUFD    $0x4e, Z2, Z17
-	VPXORQ     Z2, Z17, Z17
-	VPCLMULQDQ $0x00, Z5, Z17, Z17
-	VPXORQ     Z12, Z13, Z13
-	VPXORQ     Z16, Z14, Z14
-	VPXORQ     Z12, Z16, Z12
-	VPTERNLOGD $0x96, Z17, Z12, Z15
-	VPCLMULQDQ $0x00, Z3, Z13, Z2
-	VPSHUFD    $0x4e, Z13, Z13
-	VPTERNLOGD $0x96, Z2, Z13, Z15
-	VPCLMULQDQ $0x00, Z3, Z15, Z2
-	VPSHUFD    $0x4e, Z15, Z15
-	VPTERNLOGD $0x96, Z2, Z15, Z14
-	VMOVDQU64  Z14, Z2
+	VMOVDQU64  (DX), Z13
+	VPSHUFB    Z0, Z13, Z13
+	VPCLMULQDQ $0x00, Z6, Z13, Z14
+	VPCLMULQDQ $0x11, Z6, Z13, Z15
+	VPSHUFD    $0x4e, Z13, Z16
+	VPXORQ     Z13, Z16, Z16
+	VPCLMULQDQ $0x00, Z7, Z16, Z16
+	VMOVDQU64  64(DX), Z13
+	VPSHUFB    Z0, Z13, Z13
+	VPCLMULQDQ $0x00, Z8, Z13, Z20
+	VPCLMULQDQ $0x11, Z8, Z13, Z21
+	VPSHUFD    $0x4e, Z13, Z22
+	VPXORQ     Z13, Z22, Z22
+	VPCLMULQDQ $0x00, Z9, Z22, Z22
+	VPXORQ     Z20, Z14, Z14
+	VPXORQ     Z21, Z15, Z15
+	VPXORQ     Z22, Z16, Z16
+	VMOVDQU64  128(DX), Z13
+	VPSHUFB    Z0, Z13, Z13
+	VPCLMULQDQ $0x00, Z10, Z13, Z20
+	VPCLMULQDQ $0x11, Z10, Z13, Z21
+	VPSHUFD    $0x4e, Z13, Z22
+	VPXORQ     Z13, Z22, Z22
+	VPCLMULQDQ $0x00, Z11, Z22, Z22
+	VPXORQ     Z20, Z14, Z14
+	VPXORQ     Z21, Z15, Z15
+	VPXORQ     Z22, Z16, Z16
+	VMOVDQU64  192(DX), Z13
+	VPSHUFB    Z0, Z13, Z13
+	VPTERNLOGD $0x96, Z14, Z15, Z16
+	VPXORQ     Z13, Z15, Z15
+	VPCLMULQDQ $0x00, Z4, Z12, Z13
+	VPCLMULQDQ $0x11, Z4, Z12, Z20
+	VPSHUFD    $0x4e, Z12, Z21
+	VPXORQ     Z12, Z21, Z21
+	VPCLMULQDQ $0x00, Z5, Z21, Z21
+	VPXORQ     Z13, Z14, Z14
+	VPXORQ     Z20, Z15, Z15
+	VPXORQ     Z13, Z20, Z13
+	VPTERNLOGD $0x96, Z21, Z13, Z16
+	VPCLMULQDQ $0x00, Z3, Z14, Z12
+	VPSHUFD    $0x4e, Z14, Z14
+	VPTERNLOGD $0x96, Z12, Z14, Z16
+	VPCLMULQDQ $0x00, Z3, Z16, Z12
+	VPSHUFD    $0x4e, Z16, Z16
+	VPTERNLOGD $0x96, Z12, Z16, Z15
+	VMOVDQU64  Z15, Z12
 	ADDQ       $0x00000100, DX
 	SUBQ       $0x00000010, BX
 	CMPQ       BX, $0x00000020
@@ -550,33 +556,33 @@ ghashBlocksAVX512_fold:
 	VMOVDQU64     192(AX), Z3
 	VPSHUFD       $0x4e, Z3, Z4
 	VPXORQ        Z3, Z4, Z4
-	VPCLMULQDQ    $0x00, Z3, Z2, Z5
-	VPCLMULQDQ    $0x11, Z3, Z2, Z3
-	VPSHUFD       $0x4e, Z2, Z6
-	VPXORQ        Z2, Z6, Z6
+	VPCLMULQDQ    $0x00, Z3, Z12, Z5
+	VPCLMULQDQ    $0x11, Z3, Z12, Z3
+	VPSHUFD       $0x4e, Z12, Z6
+	VPXORQ        Z12, Z6, Z6
 	VPCLMULQDQ    $0x00, Z4, Z6, Z6
 	VPTERNLOGD    $0x96, Z5, Z3, Z6
-	VEXTRACTI64X4 $0x01, Z5, Y2
-	VPXOR         Y2, Y5, Y2
-	VEXTRACTI128  $0x01, Y2, X4
-	VPXOR         X4, X2, X4
-	VEXTRACTI64X4 $0x01, Z3, Y2
-	VPXOR         Y2, Y3, Y2
-	VEXTRACTI128  $0x01, Y2, X3
-	VPXOR         X3, X2, X3
-	VEXTRACTI64X4 $0x01, Z6, Y2
-	VPXOR         Y2, Y6, Y2
-	VEXTRACTI128  $0x01, Y2, X5
-	VPXOR         X5, X2, X5
+	VEXTRACTI64X4 $0x01, Z5, Y4
+	VPXOR         Y4, Y5, Y4
+	VEXTRACTI128  $0x01, Y4, X2
+	VPXOR         X2, X4, X2
+	VEXTRACTI64X4 $0x01, Z3, Y4
+	VPXOR         Y4, Y3, Y4
+	VEXTRACTI128  $0x01, Y4, X5
+	VPXOR         X5, X4, X5
+	VEXTRACTI64X4 $0x01, Z6, Y3
+	VPXOR         Y3, Y6, Y3
+	VEXTRACTI128  $0x01, Y3, X4
+	VPXOR         X4, X3, X4
+	VPCLMULQDQ    $0x00, X1, X2, X3
+	VPSHUFD       $0x4e, X2, X2
+	VPXOR         X3, X4, X4
+	VPXOR         X2, X4, X4
 	VPCLMULQDQ    $0x00, X1, X4, X2
 	VPSHUFD       $0x4e, X4, X4
 	VPXOR         X2, X5, X5
 	VPXOR         X4, X5, X5
-	VPCLMULQDQ    $0x00, X1, X5, X2
-	VPSHUFD       $0x4e, X5, X5
-	VPXOR         X2, X3, X3
-	VPXOR         X5, X3, X3
-	VMOVDQU       X3, X2
+	VMOVDQU       X5, X2
 
 ghashBlocksAVX512_last:
 	// The last run, into Y with each block's own power.
@@ -666,13 +672,15 @@ ghashBlocksAVX512_last:
 	JAE           ghashBlocksAVX512_last
 
 ghashBlocksAVX512_tail:
-	// The blocks left over, one at a time, as one run.
+	// The blocks left over, as one run: up to three with a mask, then four at a time.
 	TESTQ      BX, BX
 	JZ         ghashBlocksAVX512_done
 	MOVQ       BX, SI
 	NEGQ       SI
 	SHLQ       $0x04, SI
 	LEAQ       256(AX)(SI*1), SI
+	CMPQ       BX, $0x03
+	JAE        ghashBlocksAVX512_blocks
 	VMOVDQU    (DX), X3
 	VPSHUFB    X0, X3, X3
 	VPXOR      X2, X3, X3
@@ -682,15 +690,11 @@ ghashBlocksAVX512_tail:
 	VPCLMULQDQ $0x01, X2, X3, X6
 	VPCLMULQDQ $0x10, X2, X3, X3
 	VPXOR      X3, X6, X6
-	ADDQ       $0x10, DX
-	ADDQ       $0x10, SI
-	DECQ       BX
-	JZ         ghashBlocksAVX512_reduce
-
-ghashBlocksAVX512_one:
-	VMOVDQU    (DX), X3
+	CMPQ       BX, $0x01
+	JE         ghashBlocksAVX512_reduce1
+	VMOVDQU    16(DX), X3
 	VPSHUFB    X0, X3, X3
-	VMOVDQU    (SI), X2
+	VMOVDQU    16(SI), X2
 	VPCLMULQDQ $0x00, X2, X3, X7
 	VPXOR      X7, X4, X4
 	VPCLMULQDQ $0x11, X2, X3, X7
@@ -699,24 +703,94 @@ ghashBlocksAVX512_one:
 	VPXOR      X7, X6, X6
 	VPCLMULQDQ $0x10, X2, X3, X3
 	VPXOR      X3, X6, X6
-	ADDQ       $0x10, DX
-	ADDQ       $0x10, SI
-	DECQ       BX
-	JNZ        ghashBlocksAVX512_one
 
-ghashBlocksAVX512_reduce:
-	VPSRLDQ    $0x08, X6, X2
-	VPSLLDQ    $0x08, X6, X6
-	VPXOR      X2, X5, X5
-	VPXOR      X6, X4, X4
+ghashBlocksAVX512_reduce1:
 	VPCLMULQDQ $0x00, X1, X4, X2
 	VPSHUFD    $0x4e, X4, X4
-	VPXOR      X2, X4, X4
-	VPCLMULQDQ $0x00, X1, X4, X1
-	VPSHUFD    $0x4e, X4, X4
-	VPXOR      X1, X4, X4
-	VPXOR      X5, X4, X4
-	VMOVDQU    X4, X2
+	VPXOR      X2, X6, X6
+	VPXOR      X4, X6, X6
+	VPCLMULQDQ $0x00, X1, X6, X1
+	VPSHUFD    $0x4e, X6, X6
+	VPXOR      X1, X5, X5
+	VPXOR      X6, X5, X5
+	VMOVDQU    X5, X2
+	JMP        ghashBlocksAVX512_done
+
+ghashBlocksAVX512_blocks:
+	VMOVDQU64   Z2, Z3
+	VPXORQ      Z17, Z17, Z17
+	VPXORQ      Z18, Z18, Z18
+	VPXORQ      Z19, Z19, Z19
+	MOVQ        BX, AX
+	ANDQ        $0x03, AX
+	JZ          ghashBlocksAVX512_four
+	LEAQ        ghashTailMasks<>+0(SB), DI
+	KMOVW       (DI)(AX*2), K1
+	VMOVDQU64.Z (DX), K1, Z4
+	VMOVDQU64.Z (SI), K1, Z5
+	VPSHUFB     Z0, Z4, Z4
+	VPXORQ      Z3, Z4, Z4
+	VPXORQ      Z3, Z3, Z3
+	VPSHUFD     $0x4e, Z5, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPCLMULQDQ  $0x00, Z5, Z4, Z7
+	VPCLMULQDQ  $0x11, Z5, Z4, Z5
+	VPSHUFD     $0x4e, Z4, Z8
+	VPXORQ      Z4, Z8, Z8
+	VPCLMULQDQ  $0x00, Z6, Z8, Z8
+	VPXORQ      Z7, Z17, Z17
+	VPXORQ      Z5, Z18, Z18
+	VPXORQ      Z8, Z19, Z19
+	SUBQ        AX, BX
+	SHLQ        $0x04, AX
+	ADDQ        AX, DX
+	ADDQ        AX, SI
+
+ghashBlocksAVX512_four:
+	TESTQ      BX, BX
+	JZ         ghashBlocksAVX512_tailfold
+	VMOVDQU64  (DX), Z4
+	VMOVDQU64  (SI), Z5
+	VPSHUFB    Z0, Z4, Z4
+	VPXORQ     Z3, Z4, Z4
+	VPXORQ     Z3, Z3, Z3
+	VPSHUFD    $0x4e, Z5, Z6
+	VPXORQ     Z5, Z6, Z6
+	VPCLMULQDQ $0x00, Z5, Z4, Z7
+	VPCLMULQDQ $0x11, Z5, Z4, Z5
+	VPSHUFD    $0x4e, Z4, Z8
+	VPXORQ     Z4, Z8, Z8
+	VPCLMULQDQ $0x00, Z6, Z8, Z8
+	VPXORQ     Z7, Z17, Z17
+	VPXORQ     Z5, Z18, Z18
+	VPXORQ     Z8, Z19, Z19
+	ADDQ       $0x40, DX
+	ADDQ       $0x40, SI
+	SUBQ       $0x04, BX
+	JMP        ghashBlocksAVX512_four
+
+ghashBlocksAVX512_tailfold:
+	VPTERNLOGD      $0x96, Z17, Z18, Z19
+	VBROADCASTI32X4 ghashPoly<>+0(SB), Z3
+	VEXTRACTI64X4   $0x01, Z17, Y1
+	VPXORQ          Z17, Z1, Z1
+	VEXTRACTI32X4   $0x01, Z1, X2
+	VPXORQ          Z1, Z2, Z2
+	VEXTRACTI64X4   $0x01, Z18, Y23
+	VPXORQ          Z18, Z23, Z23
+	VEXTRACTI32X4   $0x01, Z23, X24
+	VPXORQ          Z23, Z24, Z24
+	VEXTRACTI64X4   $0x01, Z19, Y25
+	VPXORQ          Z19, Z25, Z25
+	VEXTRACTI32X4   $0x01, Z25, X26
+	VPXORQ          Z25, Z26, Z26
+	VPCLMULQDQ      $0x00, Z3, Z2, Z1
+	VPSHUFD         $0x4e, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z2, Z26
+	VPCLMULQDQ      $0x00, Z3, Z26, Z1
+	VPSHUFD         $0x4e, Z26, Z26
+	VPTERNLOGD      $0x96, Z1, Z26, Z24
+	VMOVDQU64       Z24, Z2
 
 ghashBlocksAVX512_done:
 	VPSHUFB X0, X2, X2
