@@ -104,6 +104,8 @@ func TestGCMAgainstCryptoCipher(t *testing.T) {
 // TestGCMCounterWraps starts the 32-bit counter just before it wraps (a
 // nonce of other than 12 bytes can make any J0): GCM's counter is the last
 // four bytes alone, and the carry must not reach the rest of the block.
+// The longer messages have whole groups for the fused CTR kernels, before
+// and after the wrap.
 func TestGCMCounterWraps(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		r := testRand(t)
@@ -112,16 +114,28 @@ func TestGCMCounterWraps(t *testing.T) {
 		// A nonce whose J0 ends in ff ff ff fX is too rare to search
 		// for: set J0 directly, and compare with a block-by-block
 		// reference.
-		for _, last := range []uint32{0xffffffff, 0xfffffffe, 0xfffffff0, 0x7fffffff} {
+		for _, tc := range []struct {
+			last uint32
+			n    int
+		}{
+			{0xffffffff, 5*BlockSize + 3},
+			{0xfffffffe, 5*BlockSize + 3},
+			{0xfffffff0, 5*BlockSize + 3},
+			{0x7fffffff, 5*BlockSize + 3},
+			{0xffffffff, 3*fusedBytes + 5*BlockSize + 3},
+			{0xfffffff0, 3*fusedBytes + 5*BlockSize + 3},
+			{0xffffffff - 2*fusedBytes/BlockSize, 3*fusedBytes + 5*BlockSize + 3},
+		} {
+			last := tc.last
 			var j0 [BlockSize]byte
 			copy(j0[:], randBytes(r, 12))
 			binary.BigEndian.PutUint32(j0[12:], last)
-			src := randBytes(r, 5*BlockSize+3)
+			src := randBytes(r, tc.n)
 			got := make([]byte, len(src))
 			var y, tagMask, wantMask [BlockSize]byte
 			g.crypt(got, src, &j0, &y, &tagMask, false)
 			if c.Encrypt(wantMask[:], j0[:]); tagMask != wantMask {
-				t.Fatalf("J0 ending %08x: tag mask differs", last)
+				t.Fatalf("J0 ending %08x, %d bytes: tag mask differs", last, tc.n)
 			}
 			want := make([]byte, len(src))
 			ctr := j0
@@ -134,7 +148,7 @@ func TestGCMCounterWraps(t *testing.T) {
 				}
 			}
 			if !bytes.Equal(got, want) {
-				t.Fatalf("J0 ending %08x: key stream differs", last)
+				t.Fatalf("J0 ending %08x, %d bytes: key stream differs", last, tc.n)
 			}
 		}
 	})

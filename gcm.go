@@ -151,17 +151,19 @@ const gcmFusedBatch = 8 * fusedBytes
 // src with the key stream that follows it into dst, hashing the ciphertext
 // (dst when sealing, src when opening) into y as it goes. GCM's counter is
 // the last 32 bits of the block, big-endian, and wraps around alone. The
-// tag mask is the first block of the first kernel call, so that a short
-// message costs one call, not two.
+// tag mask is the first block of the first call that does not go to the
+// fused CTR kernel (the blocks after the whole groups, or the first batch
+// without that kernel), so that a short message costs one kernel call,
+// not two, and every whole group of a long one goes to the fused kernel.
 func (g *gcm) crypt(dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool) {
 	var ks [BlockSize + gcmBatch]byte
 	head := binary.LittleEndian.Uint64(j0[:8])
 	mid := uint64(binary.LittleEndian.Uint32(j0[8:12]))
-	ctr := binary.BigEndian.Uint32(j0[12:])
-	skip := BlockSize // the tag mask's block, in the first batch only
+	ctr := binary.BigEndian.Uint32(j0[12:]) + 1
+	skip := BlockSize // the tag mask's block, in the first key stream batch only
 	fused := g.b.c != nil && g.b.c.k.Fused()
 	for skip > 0 || len(src) > 0 {
-		if n := min(len(src), gcmFusedBatch) &^ (fusedBytes - 1); fused && skip == 0 && n > 0 && uint64(ctr)+uint64(n/BlockSize) <= 1<<32 {
+		if n := min(len(src), gcmFusedBatch) &^ (fusedBytes - 1); fused && n > 0 && uint64(ctr)+uint64(n/BlockSize) <= 1<<32 {
 			// Whole groups through the fused CTR kernel, while the 32-bit
 			// counter does not wrap around within them (the kernel's
 			// carries into the upper 96 bits, GCM's does not).
@@ -179,7 +181,8 @@ func (g *gcm) crypt(dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool)
 		}
 		n := min(len(src), gcmBatch)
 		m := skip + (n+BlockSize-1)&^(BlockSize-1)
-		for i := 0; i < m; i += BlockSize {
+		copy(ks[:skip], j0[:])
+		for i := skip; i < m; i += BlockSize {
 			b := (*[BlockSize]byte)(ks[i : i+BlockSize])
 			binary.LittleEndian.PutUint64(b[:8], head)
 			binary.LittleEndian.PutUint64(b[8:], mid|uint64(bits.ReverseBytes32(ctr))<<32)

@@ -14,6 +14,12 @@ DATA ghashBswapMask<>+48(SB)/8, $0x08090a0b0c0d0e0f
 DATA ghashBswapMask<>+56(SB)/8, $0x0001020304050607
 GLOBL ghashBswapMask<>(SB), RODATA|NOPTR, $64
 
+DATA ghashTailMasks<>+0(SB)/2, $0x0000
+DATA ghashTailMasks<>+2(SB)/2, $0x0003
+DATA ghashTailMasks<>+4(SB)/2, $0x000f
+DATA ghashTailMasks<>+6(SB)/2, $0x003f
+GLOBL ghashTailMasks<>(SB), RODATA|NOPTR, $8
+
 DATA ghashPoly<>+0(SB)/8, $0xc200000000000000
 DATA ghashPoly<>+8(SB)/8, $0xc200000000000000
 GLOBL ghashPoly<>(SB), RODATA|NOPTR, $16
@@ -429,70 +435,215 @@ TEXT ·ghashBlocksAVX512(SB), NOSPLIT, $0-32
 	VMOVDQU   ghashPoly<>+0(SB), X1
 	VMOVDQU   (CX), X2
 	VPSHUFB   X0, X2, X2
+	CMPQ      BX, $0x00000010
+	JB        ghashBlocksAVX512_tail
+	CMPQ      BX, $0x00000040
+	JB        ghashBlocksAVX512_last
 
-	// Runs of whole groups.
-	CMPQ BX, $0x00000010
-	JB   ghashBlocksAVX512_tail
+	// Runs of 16 blocks but the last, four running values in the lanes of a zmm register.
+	VBROADCASTI32X4 ghashPoly<>+0(SB), Z3
+	VBROADCASTI32X4 (AX), Z4
+	VPSHUFD         $0x4e, Z4, Z5
+	VPXORQ          Z4, Z5, Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VPSHUFD         $0x4e, Z6, Z7
+	VPXORQ          Z6, Z7, Z7
+	VBROADCASTI32X4 128(AX), Z8
+	VPSHUFD         $0x4e, Z8, Z9
+	VPXORQ          Z8, Z9, Z9
+	VBROADCASTI32X4 192(AX), Z10
+	VPSHUFD         $0x4e, Z10, Z11
+	VPXORQ          Z10, Z11, Z11
+	VMOVDQU64       (DX), Z12
+	VPSHUFB         Z0, Z12, Z12
+	VPXORQ          Z2, Z12, Z12
+	VPCLMULQDQ      $0x00, Z6, Z12, Z13
+	VPCLMULQDQ      $0x11, Z6, Z12, Z14
+	VPSHUFD         $0x4e, Z12, Z15
+	VPXORQ          Z12, Z15, Z15
+	VPCLMULQDQ      $0x00, Z7, Z15, Z15
+	VMOVDQU64       64(DX), Z12
+	VPSHUFB         Z0, Z12, Z12
+	VPCLMULQDQ      $0x00, Z8, Z12, Z16
+	VPCLMULQDQ      $0x11, Z8, Z12, Z20
+	VPSHUFD         $0x4e, Z12, Z21
+	VPXORQ          Z12, Z21, Z21
+	VPCLMULQDQ      $0x00, Z9, Z21, Z21
+	VPXORQ          Z16, Z13, Z13
+	VPXORQ          Z20, Z14, Z14
+	VPXORQ          Z21, Z15, Z15
+	VMOVDQU64       128(DX), Z12
+	VPSHUFB         Z0, Z12, Z12
+	VPCLMULQDQ      $0x00, Z10, Z12, Z16
+	VPCLMULQDQ      $0x11, Z10, Z12, Z20
+	VPSHUFD         $0x4e, Z12, Z21
+	VPXORQ          Z12, Z21, Z21
+	VPCLMULQDQ      $0x00, Z11, Z21, Z21
+	VPXORQ          Z16, Z13, Z13
+	VPXORQ          Z20, Z14, Z14
+	VPXORQ          Z21, Z15, Z15
+	VMOVDQU64       192(DX), Z12
+	VPSHUFB         Z0, Z12, Z12
+	VPTERNLOGD      $0x96, Z13, Z14, Z15
+	VPXORQ          Z12, Z14, Z14
+	VPCLMULQDQ      $0x00, Z3, Z13, Z12
+	VPSHUFD         $0x4e, Z13, Z13
+	VPTERNLOGD      $0x96, Z12, Z13, Z15
+	VPCLMULQDQ      $0x00, Z3, Z15, Z12
+	VPSHUFD         $0x4e, Z15, Z15
+	VPTERNLOGD      $0x96, Z12, Z15, Z14
+	VMOVDQU64       Z14, Z12
+	ADDQ            $0x00000100, DX
+	SUBQ            $0x00000010, BX
+	CMPQ            BX, $0x00000020
+	JB              ghashBlocksAVX512_fold
 
 ghashBlocksAVX512_run:
+	VMOVDQU64  (DX), Z13
+	VPSHUFB    Z0, Z13, Z13
+	VPCLMULQDQ $0x00, Z6, Z13, Z14
+	VPCLMULQDQ $0x11, Z6, Z13, Z15
+	VPSHUFD    $0x4e, Z13, Z16
+	VPXORQ     Z13, Z16, Z16
+	VPCLMULQDQ $0x00, Z7, Z16, Z16
+	VMOVDQU64  64(DX), Z13
+	VPSHUFB    Z0, Z13, Z13
+	VPCLMULQDQ $0x00, Z8, Z13, Z20
+	VPCLMULQDQ $0x11, Z8, Z13, Z21
+	VPSHUFD    $0x4e, Z13, Z22
+	VPXORQ     Z13, Z22, Z22
+	VPCLMULQDQ $0x00, Z9, Z22, Z22
+	VPXORQ     Z20, Z14, Z14
+	VPXORQ     Z21, Z15, Z15
+	VPXORQ     Z22, Z16, Z16
+	VMOVDQU64  128(DX), Z13
+	VPSHUFB    Z0, Z13, Z13
+	VPCLMULQDQ $0x00, Z10, Z13, Z20
+	VPCLMULQDQ $0x11, Z10, Z13, Z21
+	VPSHUFD    $0x4e, Z13, Z22
+	VPXORQ     Z13, Z22, Z22
+	VPCLMULQDQ $0x00, Z11, Z22, Z22
+	VPXORQ     Z20, Z14, Z14
+	VPXORQ     Z21, Z15, Z15
+	VPXORQ     Z22, Z16, Z16
+	VMOVDQU64  192(DX), Z13
+	VPSHUFB    Z0, Z13, Z13
+	VPTERNLOGD $0x96, Z14, Z15, Z16
+	VPXORQ     Z13, Z15, Z15
+	VPCLMULQDQ $0x00, Z4, Z12, Z13
+	VPCLMULQDQ $0x11, Z4, Z12, Z20
+	VPSHUFD    $0x4e, Z12, Z21
+	VPXORQ     Z12, Z21, Z21
+	VPCLMULQDQ $0x00, Z5, Z21, Z21
+	VPXORQ     Z13, Z14, Z14
+	VPXORQ     Z20, Z15, Z15
+	VPXORQ     Z13, Z20, Z13
+	VPTERNLOGD $0x96, Z21, Z13, Z16
+	VPCLMULQDQ $0x00, Z3, Z14, Z12
+	VPSHUFD    $0x4e, Z14, Z14
+	VPTERNLOGD $0x96, Z12, Z14, Z16
+	VPCLMULQDQ $0x00, Z3, Z16, Z12
+	VPSHUFD    $0x4e, Z16, Z16
+	VPTERNLOGD $0x96, Z12, Z16, Z15
+	VMOVDQU64  Z15, Z12
+	ADDQ       $0x00000100, DX
+	SUBQ       $0x00000010, BX
+	CMPQ       BX, $0x00000020
+	JAE        ghashBlocksAVX512_run
+
+ghashBlocksAVX512_fold:
+	// Y = A0·H^4 + A1·H^3 + A2·H^2 + A3·H.
+	VMOVDQU64     192(AX), Z3
+	VPSHUFD       $0x4e, Z3, Z4
+	VPXORQ        Z3, Z4, Z4
+	VPCLMULQDQ    $0x00, Z3, Z12, Z5
+	VPCLMULQDQ    $0x11, Z3, Z12, Z3
+	VPSHUFD       $0x4e, Z12, Z6
+	VPXORQ        Z12, Z6, Z6
+	VPCLMULQDQ    $0x00, Z4, Z6, Z6
+	VPTERNLOGD    $0x96, Z5, Z3, Z6
+	VEXTRACTI64X4 $0x01, Z5, Y4
+	VPXOR         Y4, Y5, Y4
+	VEXTRACTI128  $0x01, Y4, X2
+	VPXOR         X2, X4, X2
+	VEXTRACTI64X4 $0x01, Z3, Y4
+	VPXOR         Y4, Y3, Y4
+	VEXTRACTI128  $0x01, Y4, X5
+	VPXOR         X5, X4, X5
+	VEXTRACTI64X4 $0x01, Z6, Y3
+	VPXOR         Y3, Y6, Y3
+	VEXTRACTI128  $0x01, Y3, X4
+	VPXOR         X4, X3, X4
+	VPCLMULQDQ    $0x00, X1, X2, X3
+	VPSHUFD       $0x4e, X2, X2
+	VPXOR         X3, X4, X4
+	VPXOR         X2, X4, X4
+	VPCLMULQDQ    $0x00, X1, X4, X2
+	VPSHUFD       $0x4e, X4, X4
+	VPXOR         X2, X5, X5
+	VPXOR         X4, X5, X5
+	VMOVDQU       X5, X2
+
+ghashBlocksAVX512_last:
+	// The last run, into Y with each block's own power.
 	VMOVDQU64     (DX), Z3
 	VPSHUFB       Z0, Z3, Z3
 	VMOVDQU64     (AX), Z4
-	VPCLMULQDQ    $0x00, Z4, Z3, Z5
-	VPCLMULQDQ    $0x11, Z4, Z3, Z6
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORQ        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, Z4, Z3, Z6
+	VPCLMULQDQ    $0x11, Z4, Z3, Z4
 	VPSHUFD       $0x4e, Z3, Z7
 	VPXORQ        Z3, Z7, Z7
-	VPSHUFD       $0x4e, Z4, Z3
-	VPXORQ        Z4, Z3, Z3
-	VPCLMULQDQ    $0x00, Z3, Z7, Z7
+	VPCLMULQDQ    $0x00, Z5, Z7, Z7
 	VMOVDQU64     64(DX), Z3
 	VPSHUFB       Z0, Z3, Z3
-	VMOVDQU64     64(AX), Z4
-	VPCLMULQDQ    $0x00, Z4, Z3, Z8
-	VPCLMULQDQ    $0x11, Z4, Z3, Z9
+	VMOVDQU64     64(AX), Z5
+	VPSHUFD       $0x4e, Z5, Z8
+	VPXORQ        Z5, Z8, Z8
+	VPCLMULQDQ    $0x00, Z5, Z3, Z9
+	VPCLMULQDQ    $0x11, Z5, Z3, Z5
 	VPSHUFD       $0x4e, Z3, Z10
 	VPXORQ        Z3, Z10, Z10
-	VPSHUFD       $0x4e, Z4, Z3
-	VPXORQ        Z4, Z3, Z3
-	VPCLMULQDQ    $0x00, Z3, Z10, Z10
-	VPXORQ        Z8, Z5, Z5
+	VPCLMULQDQ    $0x00, Z8, Z10, Z10
 	VPXORQ        Z9, Z6, Z6
+	VPXORQ        Z5, Z4, Z4
 	VPXORQ        Z10, Z7, Z7
 	VMOVDQU64     128(DX), Z3
 	VPSHUFB       Z0, Z3, Z3
-	VMOVDQU64     128(AX), Z4
-	VPCLMULQDQ    $0x00, Z4, Z3, Z8
-	VPCLMULQDQ    $0x11, Z4, Z3, Z9
+	VMOVDQU64     128(AX), Z5
+	VPSHUFD       $0x4e, Z5, Z8
+	VPXORQ        Z5, Z8, Z8
+	VPCLMULQDQ    $0x00, Z5, Z3, Z9
+	VPCLMULQDQ    $0x11, Z5, Z3, Z5
 	VPSHUFD       $0x4e, Z3, Z10
 	VPXORQ        Z3, Z10, Z10
-	VPSHUFD       $0x4e, Z4, Z3
-	VPXORQ        Z4, Z3, Z3
-	VPCLMULQDQ    $0x00, Z3, Z10, Z10
-	VPXORQ        Z8, Z5, Z5
+	VPCLMULQDQ    $0x00, Z8, Z10, Z10
 	VPXORQ        Z9, Z6, Z6
+	VPXORQ        Z5, Z4, Z4
 	VPXORQ        Z10, Z7, Z7
 	VMOVDQU64     192(DX), Z3
 	VPSHUFB       Z0, Z3, Z3
-	VMOVDQU64     192(AX), Z4
-	VPCLMULQDQ    $0x00, Z4, Z3, Z8
-	VPCLMULQDQ    $0x11, Z4, Z3, Z9
+	VMOVDQU64     192(AX), Z5
+	VPSHUFD       $0x4e, Z5, Z8
+	VPXORQ        Z5, Z8, Z8
+	VPCLMULQDQ    $0x00, Z5, Z3, Z9
+	VPCLMULQDQ    $0x11, Z5, Z3, Z5
 	VPSHUFD       $0x4e, Z3, Z10
 	VPXORQ        Z3, Z10, Z10
-	VPSHUFD       $0x4e, Z4, Z3
-	VPXORQ        Z4, Z3, Z3
-	VPCLMULQDQ    $0x00, Z3, Z10, Z10
-	VPXORQ        Z8, Z5, Z5
+	VPCLMULQDQ    $0x00, Z8, Z10, Z10
 	VPXORQ        Z9, Z6, Z6
+	VPXORQ        Z5, Z4, Z4
 	VPXORQ        Z10, Z7, Z7
-	VPTERNLOGD    $0x96, Z5, Z6, Z7
-	VEXTRACTI64X4 $0x01, Z5, Y3
-	VPXOR         Y3, Y5, Y3
-	VEXTRACTI128  $0x01, Y3, X4
-	VPXOR         X4, X3, X4
+	VPTERNLOGD    $0x96, Z6, Z4, Z7
 	VEXTRACTI64X4 $0x01, Z6, Y3
 	VPXOR         Y3, Y6, Y3
 	VEXTRACTI128  $0x01, Y3, X5
 	VPXOR         X5, X3, X5
+	VEXTRACTI64X4 $0x01, Z4, Y3
+	VPXOR         Y3, Y4, Y3
+	VEXTRACTI128  $0x01, Y3, X4
+	VPXOR         X4, X3, X4
 	VEXTRACTI64X4 $0x01, Z7, Y3
 	VPXOR         Y3, Y7, Y3
 	VEXTRACTI128  $0x01, Y3, X6
@@ -503,34 +654,33 @@ ghashBlocksAVX512_run:
 	VPCLMULQDQ    $0x01, X3, X2, X9
 	VPCLMULQDQ    $0x10, X3, X2, X2
 	VPXOR         X2, X9, X9
-	VPXOR         X4, X7, X7
-	VPXOR         X5, X8, X8
+	VPXOR         X5, X7, X7
+	VPXOR         X4, X8, X8
 	VPXOR         X6, X9, X9
-	VPSRLDQ       $0x08, X9, X2
-	VPSLLDQ       $0x08, X9, X9
+	VPCLMULQDQ    $0x00, X1, X7, X2
+	VPSHUFD       $0x4e, X7, X7
+	VPXOR         X2, X9, X9
+	VPXOR         X7, X9, X9
+	VPCLMULQDQ    $0x00, X1, X9, X2
+	VPSHUFD       $0x4e, X9, X9
 	VPXOR         X2, X8, X8
-	VPXOR         X9, X7, X7
-	VPCLMULQDQ    $0x00, X1, X7, X2
-	VPSHUFD       $0x4e, X7, X7
-	VPXOR         X2, X7, X7
-	VPCLMULQDQ    $0x00, X1, X7, X2
-	VPSHUFD       $0x4e, X7, X7
-	VPXOR         X2, X7, X7
-	VPXOR         X8, X7, X7
-	VMOVDQU       X7, X2
+	VPXOR         X9, X8, X8
+	VMOVDQU       X8, X2
 	ADDQ          $0x00000100, DX
 	SUBQ          $0x00000010, BX
 	CMPQ          BX, $0x00000010
-	JAE           ghashBlocksAVX512_run
+	JAE           ghashBlocksAVX512_last
 
 ghashBlocksAVX512_tail:
-	// The blocks left over, one at a time, as one run.
+	// The blocks left over, as one run: up to three with a mask, then four at a time.
 	TESTQ      BX, BX
 	JZ         ghashBlocksAVX512_done
 	MOVQ       BX, SI
 	NEGQ       SI
 	SHLQ       $0x04, SI
 	LEAQ       256(AX)(SI*1), SI
+	CMPQ       BX, $0x03
+	JAE        ghashBlocksAVX512_blocks
 	VMOVDQU    (DX), X3
 	VPSHUFB    X0, X3, X3
 	VPXOR      X2, X3, X3
@@ -540,15 +690,11 @@ ghashBlocksAVX512_tail:
 	VPCLMULQDQ $0x01, X2, X3, X6
 	VPCLMULQDQ $0x10, X2, X3, X3
 	VPXOR      X3, X6, X6
-	ADDQ       $0x10, DX
-	ADDQ       $0x10, SI
-	DECQ       BX
-	JZ         ghashBlocksAVX512_reduce
-
-ghashBlocksAVX512_one:
-	VMOVDQU    (DX), X3
+	CMPQ       BX, $0x01
+	JE         ghashBlocksAVX512_reduce1
+	VMOVDQU    16(DX), X3
 	VPSHUFB    X0, X3, X3
-	VMOVDQU    (SI), X2
+	VMOVDQU    16(SI), X2
 	VPCLMULQDQ $0x00, X2, X3, X7
 	VPXOR      X7, X4, X4
 	VPCLMULQDQ $0x11, X2, X3, X7
@@ -557,24 +703,94 @@ ghashBlocksAVX512_one:
 	VPXOR      X7, X6, X6
 	VPCLMULQDQ $0x10, X2, X3, X3
 	VPXOR      X3, X6, X6
-	ADDQ       $0x10, DX
-	ADDQ       $0x10, SI
-	DECQ       BX
-	JNZ        ghashBlocksAVX512_one
 
-ghashBlocksAVX512_reduce:
-	VPSRLDQ    $0x08, X6, X2
-	VPSLLDQ    $0x08, X6, X6
-	VPXOR      X2, X5, X5
-	VPXOR      X6, X4, X4
+ghashBlocksAVX512_reduce1:
 	VPCLMULQDQ $0x00, X1, X4, X2
 	VPSHUFD    $0x4e, X4, X4
-	VPXOR      X2, X4, X4
-	VPCLMULQDQ $0x00, X1, X4, X1
-	VPSHUFD    $0x4e, X4, X4
-	VPXOR      X1, X4, X4
-	VPXOR      X5, X4, X4
-	VMOVDQU    X4, X2
+	VPXOR      X2, X6, X6
+	VPXOR      X4, X6, X6
+	VPCLMULQDQ $0x00, X1, X6, X1
+	VPSHUFD    $0x4e, X6, X6
+	VPXOR      X1, X5, X5
+	VPXOR      X6, X5, X5
+	VMOVDQU    X5, X2
+	JMP        ghashBlocksAVX512_done
+
+ghashBlocksAVX512_blocks:
+	VMOVDQU64   Z2, Z3
+	VPXORQ      Z17, Z17, Z17
+	VPXORQ      Z18, Z18, Z18
+	VPXORQ      Z19, Z19, Z19
+	MOVQ        BX, AX
+	ANDQ        $0x03, AX
+	JZ          ghashBlocksAVX512_four
+	LEAQ        ghashTailMasks<>+0(SB), DI
+	KMOVW       (DI)(AX*2), K1
+	VMOVDQU64.Z (DX), K1, Z4
+	VMOVDQU64.Z (SI), K1, Z5
+	VPSHUFB     Z0, Z4, Z4
+	VPXORQ      Z3, Z4, Z4
+	VPXORQ      Z3, Z3, Z3
+	VPSHUFD     $0x4e, Z5, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPCLMULQDQ  $0x00, Z5, Z4, Z7
+	VPCLMULQDQ  $0x11, Z5, Z4, Z5
+	VPSHUFD     $0x4e, Z4, Z8
+	VPXORQ      Z4, Z8, Z8
+	VPCLMULQDQ  $0x00, Z6, Z8, Z8
+	VPXORQ      Z7, Z17, Z17
+	VPXORQ      Z5, Z18, Z18
+	VPXORQ      Z8, Z19, Z19
+	SUBQ        AX, BX
+	SHLQ        $0x04, AX
+	ADDQ        AX, DX
+	ADDQ        AX, SI
+
+ghashBlocksAVX512_four:
+	TESTQ      BX, BX
+	JZ         ghashBlocksAVX512_tailfold
+	VMOVDQU64  (DX), Z4
+	VMOVDQU64  (SI), Z5
+	VPSHUFB    Z0, Z4, Z4
+	VPXORQ     Z3, Z4, Z4
+	VPXORQ     Z3, Z3, Z3
+	VPSHUFD    $0x4e, Z5, Z6
+	VPXORQ     Z5, Z6, Z6
+	VPCLMULQDQ $0x00, Z5, Z4, Z7
+	VPCLMULQDQ $0x11, Z5, Z4, Z5
+	VPSHUFD    $0x4e, Z4, Z8
+	VPXORQ     Z4, Z8, Z8
+	VPCLMULQDQ $0x00, Z6, Z8, Z8
+	VPXORQ     Z7, Z17, Z17
+	VPXORQ     Z5, Z18, Z18
+	VPXORQ     Z8, Z19, Z19
+	ADDQ       $0x40, DX
+	ADDQ       $0x40, SI
+	SUBQ       $0x04, BX
+	JMP        ghashBlocksAVX512_four
+
+ghashBlocksAVX512_tailfold:
+	VPTERNLOGD      $0x96, Z17, Z18, Z19
+	VBROADCASTI32X4 ghashPoly<>+0(SB), Z3
+	VEXTRACTI64X4   $0x01, Z17, Y1
+	VPXORQ          Z17, Z1, Z1
+	VEXTRACTI32X4   $0x01, Z1, X2
+	VPXORQ          Z1, Z2, Z2
+	VEXTRACTI64X4   $0x01, Z18, Y23
+	VPXORQ          Z18, Z23, Z23
+	VEXTRACTI32X4   $0x01, Z23, X24
+	VPXORQ          Z23, Z24, Z24
+	VEXTRACTI64X4   $0x01, Z19, Y25
+	VPXORQ          Z19, Z25, Z25
+	VEXTRACTI32X4   $0x01, Z25, X26
+	VPXORQ          Z25, Z26, Z26
+	VPCLMULQDQ      $0x00, Z3, Z2, Z1
+	VPSHUFD         $0x4e, Z2, Z2
+	VPTERNLOGD      $0x96, Z1, Z2, Z26
+	VPCLMULQDQ      $0x00, Z3, Z26, Z1
+	VPSHUFD         $0x4e, Z26, Z26
+	VPTERNLOGD      $0x96, Z1, Z26, Z24
+	VMOVDQU64       Z24, Z2
 
 ghashBlocksAVX512_done:
 	VPSHUFB X0, X2, X2

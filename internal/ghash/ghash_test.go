@@ -165,7 +165,7 @@ func TestGHASHImplementations(t *testing.T) {
 			k.initWith(&h, g.impl)
 			hf := loadFE(h[:])
 			counts := []int{}
-			for n := 0; n <= 70; n++ {
+			for n := 0; n <= 100; n++ {
 				counts = append(counts, n)
 			}
 			counts = append(counts, 128, 255, 256+17)
