@@ -145,6 +145,8 @@ func supports(f Facts, part, name string) bool {
 		return f.CLMUL && f.SSSE3
 	case KeySched + "/avx512-vbmi":
 		return avx512 && f.AVX512BW && f.AVX512VBMI
+	case KeySched + "/avx2":
+		return avx2
 	case OCBMask + "/avx512":
 		return avx512
 	case OCBMask + "/avx2":

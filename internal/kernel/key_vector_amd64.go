@@ -1,0 +1,41 @@
+//go:build gc && !purego
+
+package kernel
+
+// expandVector computes the schedule of key into ks with the vector
+// schedule that internal/cpu chose, and reports true: expandAVX512 for
+// every layout, or expandAVX2 for the tables alone. Elsewhere (no vector
+// schedule, or AVX2 asked for the byte-sliced S-boxes) it reports false
+// and leaves ks as it was.
+func expandVector(ks *Schedule, tables, sliced bool, key []byte) bool {
+	switch {
+	case keyAVX512:
+		expandAVX512(ks, tables, sliced, key)
+	case keyAVX2 && tables && !sliced:
+		expandAVX2(ks, key)
+	default:
+		return false
+	}
+	return true
+}
+
+// tablesVector sets tables from sliced as tablesFromSlicedAVX512 does, and
+// reports true, where this CPU runs it (keyAVX512); elsewhere it reports
+// false.
+func tablesVector(tables *[4][256]uint32, sliced *[256]uint32) bool {
+	if !keyAVX512 {
+		return false
+	}
+	tablesFromSlicedAVX512(tables, sliced)
+	return true
+}
+
+// subkeysOfH returns the subkeys of h(nρ, Me) for even n and h(nρ, Mo)
+// for odd n, n = 0..39, as the vector schedules leave them.
+func subkeysOfH(h *[40]uint32) [40]uint32 {
+	var a, b [20]uint32
+	for i := range 20 {
+		a[i], b[i] = h[2*i], h[2*i+1]
+	}
+	return combineSubkeys(&a, &b)
+}
