@@ -45,17 +45,21 @@
 //     keeps the parity of the input. The MDS product of the four chains,
 //     h, is stored as words; Go combines them into subkeys.
 //
-// Every t-box table is loaded from memory into a register for each look-up
-// (VPSHUFB takes its table in a register): AVX2 has 16 ymm registers, and
-// the four chains' state takes eight of them.
+// VPSHUFB takes its table in a register: each layer loads its three
+// tables once for the four registers of chains, whose state takes eight of
+// the 16 ymm registers; the last layer's six are loaded for each look-up.
 //
-// On Zen 5 (loaded, medians of 5 runs in one process of go test -run '^$'
-// -bench Expand -count 5 ./internal/kernel) the tables and the subkeys
-// take 0.13, 0.18 and 0.23 us for 128, 192 and 256-bit keys, 9.4x to 11x
-// the Go table pass (the "avx2" and "tables" rows).
+// On Zen 5 (loaded; medians of 7 runs, one process each, of go test -run
+// '^$' -bench 'Expand/key=.*/(tables|avx2)$' ./internal/kernel, whose
+// rows alternate) the tables and the subkeys take 0.27, 0.35 and 0.46 us
+// for 128, 192 and 256-bit keys against 1.59, 1.76 and 2.15 us for the Go
+// table pass: 6.0x, 5.1x and 4.7x. About 0.1 us of each is Go's: the RS
+// product of the key words and the last steps of the subkeys.
 //
 // The chains of each key length are written out, selected by one branch
-// on k.
+// on k; the code of an S-box is a loop over its registers of inputs,
+// which keeps the function at 30 KiB (it was 48 KiB written out, and no
+// faster).
 //
 // # Constant time
 //
@@ -68,6 +72,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
@@ -97,8 +103,12 @@ const (
 )
 
 // group is how many registers of 32 inputs go through their chains
-// together.
+// together: the code of an S-box is a loop of 256/32/group iterations.
 const group = 4
+
+// first returns the tables of the first permutation of chain j for a key
+// of kw 64-bit words.
+func first(j, kw int) *qTables { return &qt[spec.QLevel[kw-1][j]] }
 
 // The nibble maps of the mix between t-box layers.
 func rotr(v byte) byte { return (v>>1 | v<<3) & 15 }
@@ -199,14 +209,23 @@ func keyNibbles(k ymm) (k1, k2 ymm) {
 	return k1, k2
 }
 
+// load returns the table at tab in a register.
+func load(tab operand.Mem) ymm {
+	r := c.YMM()
+	c.VMOVDQU(tab, r)
+	return r
+}
+
 // layerA runs the first t-box layer of permutation q on each chain.
 func layerA(q int, v []chain) {
 	t := &qt[q]
+	t1R, t0, ut0 := load(t.t1R), load(t.t0), load(t.ut0)
 	for i, s := range v {
-		u := look(t.t1R, s.b)
-		x := look(t.t0, s.x)
+		u, x, b := c.YMM(), c.YMM(), c.YMM()
+		c.VPSHUFB(s.b, t1R, u)
+		c.VPSHUFB(s.x, t0, x)
 		c.VPXOR(u, x, x)
-		b := look(t.ut0, s.x)
+		c.VPSHUFB(s.x, ut0, b)
 		c.VPXOR(u, b, b)
 		v[i] = chain{x, b}
 	}
@@ -216,12 +235,14 @@ func layerA(q int, v []chain) {
 // XORs in the key byte of K1 and K2.
 func layerB(q int, k1, k2 ymm, v []chain) {
 	t := &qt[q]
+	t2, t3R, ut3R := load(t.t2), load(t.t3R), load(t.ut3R)
 	for i, s := range v {
-		u := look(t.t2, s.x)
-		x := look(t.t3R, s.b)
+		u, x, b := c.YMM(), c.YMM(), c.YMM()
+		c.VPSHUFB(s.x, t2, u)
+		c.VPSHUFB(s.b, t3R, x)
 		c.VPXOR(u, x, x)
 		c.VPXOR(k1, x, x)
-		b := look(t.ut3R, s.b)
+		c.VPSHUFB(s.b, ut3R, b)
 		c.VPXOR(u, b, b)
 		c.VPXOR(k2, b, b)
 		v[i] = chain{x, b}
@@ -229,18 +250,18 @@ func layerB(q int, k1, k2 ymm, v []chain) {
 }
 
 // chains runs the chains of byte j of the h function, for a key of kw
-// 64-bit words, on the registers of inputs regs, up to the last
-// permutation's second layer, which the caller merges with the MDS
-// products. key(m) broadcasts the key byte of L[m] (or its Me and Mo
-// bytes) to a register.
-func chains(j, kw int, regs []int, key func(m int) ymm) []chain {
-	v := make([]chain, len(regs))
-	first := &qt[spec.QLevel[kw-1][j]]
+// 64-bit words, on registers of 32 inputs, up to the last permutation's
+// second layer, which the caller merges with the MDS products. init[i]
+// holds x and β of the first permutation's output on the inputs of
+// register i (first's init1 and init2 at some offset). key(m) broadcasts
+// the key byte of L[m] (or its Me and Mo bytes) to a register.
+func chains(j, kw int, init [][2]operand.Mem, key func(m int) ymm) []chain {
+	v := make([]chain, len(init))
 	k1, k2 := keyNibbles(key(kw - 1))
-	for i, g := range regs {
+	for i, in := range init {
 		x, b := c.YMM(), c.YMM()
-		c.VPXOR(first.init1.Offset(32*g), k1, x)
-		c.VPXOR(first.init2.Offset(32*g), k2, b)
+		c.VPXOR(in[0], k1, x)
+		c.VPXOR(in[1], k2, b)
 		v[i] = chain{x, b}
 	}
 	for m := kw - 2; m >= 0; m-- {
@@ -328,17 +349,29 @@ func schedule() {
 				c.VPBROADCASTB(operand.Mem{Base: in, Disp: svOffset + 4*m + j}, b)
 				return b
 			}
-			for g0 := 0; g0 < 8; g0 += group {
-				regs := make([]int, group)
-				for i := range regs {
-					regs[i] = g0 + i
-				}
-				for i, s := range chains(j, k, regs, sv) {
-					for r, w := range words(column(j, s), 4) {
-						c.VMOVDQU(w, operand.Mem{Base: tables, Disp: 1024*j + 128*regs[i] + 32*r})
-					}
+			// One iteration per group: p1 and p2 walk the inputs'
+			// constants, out the tables' entries.
+			p1, p2, out, n := c.GP64(), c.GP64(), c.GP64(), c.GP64()
+			c.LEAQ(first(j, k).init1, p1)
+			c.LEAQ(first(j, k).init2, p2)
+			c.LEAQ(operand.Mem{Base: tables, Disp: 1024 * j}, out)
+			c.MOVQ(operand.U32(8/group), n)
+			loop := fmt.Sprintf("k%dsbox%d", k, j)
+			c.Label(loop)
+			init := make([][2]operand.Mem, group)
+			for i := range init {
+				init[i] = [2]operand.Mem{{Base: p1, Disp: 32 * i}, {Base: p2, Disp: 32 * i}}
+			}
+			for i, s := range chains(j, k, init, sv) {
+				for r, w := range words(column(j, s), 4) {
+					c.VMOVDQU(w, operand.Mem{Base: out, Disp: 128*i + 32*r})
 				}
 			}
+			c.ADDQ(operand.U32(32*group), p1)
+			c.ADDQ(operand.U32(32*group), p2)
+			c.ADDQ(operand.U32(128*group), out)
+			c.DECQ(n)
+			c.JNZ(operand.LabelRef(loop))
 		}
 		// h of the subkeys: byte i is the XOR over j of spec.MDS[i][j]
 		// times chain j, on inputs 0..31 and 32..39.
@@ -350,7 +383,8 @@ func schedule() {
 					c.VPBROADCASTW(operand.Mem{Base: in, Disp: memoOffset + 8*m + 2*j}, b)
 					return b
 				}
-				s := chains(j, k, []int{g}, memo)[0]
+				f := first(j, k)
+				s := chains(j, k, [][2]operand.Mem{{f.init1.Offset(32 * g), f.init2.Offset(32 * g)}}, memo)[0]
 				for i, p := range column(j, s) {
 					if j == 0 {
 						acc[i] = c.YMM()
