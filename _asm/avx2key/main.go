@@ -63,12 +63,14 @@
 //
 // # Constant time
 //
-// Every address is a register from the argument frame plus a constant, or
-// a constant: the t-boxes are tables in registers, the key bytes enter by
-// broadcast from fixed offsets and XOR. There is no memory operand with an
-// index register and no branch but those on k; key_avx2_amd64_test.go
-// checks the generated file for both. The generator refuses BP and SP
-// (asmgen.RefuseBP).
+// Every address is a constant, or a register plus a constant: a pointer
+// from the argument frame, or one that walks the inputs' constants or the
+// tables by fixed steps. The t-boxes are tables in registers, the key
+// bytes enter by broadcast from fixed offsets and XOR. There is no memory
+// operand with an index register and no branch but those on k and the
+// loop counters; key_avx2_amd64_test.go checks the generated file for
+// both, and tools/ctgrind runs it under valgrind's memcheck on secret keys.
+// The generator refuses BP and SP (asmgen.RefuseBP).
 package main
 
 import (
