@@ -234,19 +234,27 @@ func layerA(q int, v []chain) {
 }
 
 // layerB runs the second t-box layer of permutation q on each chain and
-// XORs in the key byte of K1 and K2.
-func layerB(q int, k1, k2 ymm, v []chain) {
+// XORs in the key byte of K1 and K2. Where the key byte is the same in
+// every lane (uniform), it XORs them into the entries of the tables of β
+// once for all the chains instead.
+func layerB(q int, k1, k2 ymm, uniform bool, v []chain) {
 	t := &qt[q]
 	t2, t3R, ut3R := load(t.t2), load(t.t3R), load(t.ut3R)
+	if uniform {
+		c.VPXOR(k1, t3R, t3R)
+		c.VPXOR(k2, ut3R, ut3R)
+	}
 	for i, s := range v {
 		u, x, b := c.YMM(), c.YMM(), c.YMM()
 		c.VPSHUFB(s.x, t2, u)
 		c.VPSHUFB(s.b, t3R, x)
 		c.VPXOR(u, x, x)
-		c.VPXOR(k1, x, x)
 		c.VPSHUFB(s.b, ut3R, b)
 		c.VPXOR(u, b, b)
-		c.VPXOR(k2, b, b)
+		if !uniform {
+			c.VPXOR(k1, x, x)
+			c.VPXOR(k2, b, b)
+		}
 		v[i] = chain{x, b}
 	}
 }
@@ -256,8 +264,9 @@ func layerB(q int, k1, k2 ymm, v []chain) {
 // second layer, which the caller merges with the MDS products. init[i]
 // holds x and β of the first permutation's output on the inputs of
 // register i (first's init1 and init2 at some offset). key(m) broadcasts
-// the key byte of L[m] (or its Me and Mo bytes) to a register.
-func chains(j, kw int, init [][2]operand.Mem, key func(m int) ymm) []chain {
+// the key byte of L[m] to a register, uniform, or its Me and Mo bytes to
+// the even and the odd lanes.
+func chains(j, kw int, init [][2]operand.Mem, key func(m int) ymm, uniform bool) []chain {
 	v := make([]chain, len(init))
 	k1, k2 := keyNibbles(key(kw - 1))
 	for i, in := range init {
@@ -270,7 +279,7 @@ func chains(j, kw int, init [][2]operand.Mem, key func(m int) ymm) []chain {
 		q := spec.QLevel[m][j]
 		layerA(q, v)
 		k1, k2 := keyNibbles(key(m))
-		layerB(q, k1, k2, v)
+		layerB(q, k1, k2, uniform, v)
 	}
 	layerA(spec.QLast[j], v)
 	return v
@@ -364,7 +373,7 @@ func schedule() {
 			for i := range init {
 				init[i] = [2]operand.Mem{{Base: p1, Disp: 32 * i}, {Base: p2, Disp: 32 * i}}
 			}
-			for i, s := range chains(j, k, init, sv) {
+			for i, s := range chains(j, k, init, sv, true) {
 				for r, w := range words(column(j, s), 4) {
 					c.VMOVDQU(w, operand.Mem{Base: out, Disp: 128*i + 32*r})
 				}
@@ -386,7 +395,7 @@ func schedule() {
 					return b
 				}
 				f := first(j, k)
-				s := chains(j, k, [][2]operand.Mem{{f.init1.Offset(32 * g), f.init2.Offset(32 * g)}}, memo)[0]
+				s := chains(j, k, [][2]operand.Mem{{f.init1.Offset(32 * g), f.init2.Offset(32 * g)}}, memo, false)[0]
 				for i, p := range column(j, s) {
 					if j == 0 {
 						acc[i] = c.YMM()

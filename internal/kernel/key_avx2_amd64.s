@@ -365,47 +365,41 @@ k4sbox0:
 	VMOVDQU      q1t2<>+0(SB), Y1
 	VMOVDQU      q1t3R<>+0(SB), Y8
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y5
 	VMOVDQU      q0ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -428,52 +422,46 @@ k4sbox0:
 	VMOVDQU      q0t2<>+0(SB), Y0
 	VMOVDQU      q0t3R<>+0(SB), Y3
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y9, Y0, Y9
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y5, Y13, Y13
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y8, Y12, Y12
+	VPSHUFB      Y11, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
+	VPXOR        Y5, Y8, Y8
 	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y9, Y10, Y10
-	VPXOR        Y8, Y10, Y10
+	VPXOR        Y5, Y10, Y10
 	VPSHUFB      Y4, Y0, Y4
-	VPSHUFB      Y11, Y3, Y9
+	VPSHUFB      Y9, Y3, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y12, Y9
 	VPXOR        Y4, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y12, Y11
-	VPXOR        Y4, Y11, Y11
-	VPXOR        Y8, Y11, Y11
 	VPSHUFB      Y6, Y0, Y4
 	VPSHUFB      Y7, Y3, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y5, Y6, Y6
 	VPSHUFB      Y7, Y12, Y7
 	VPXOR        Y4, Y7, Y7
-	VPXOR        Y8, Y7, Y7
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y8, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y0
 	VMOVDQU      q0t0<>+0(SB), Y3
 	VMOVDQU      q0ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y8
-	VPXOR        Y5, Y8, Y8
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y5
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y9, Y4, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y5
-	VPSHUFB      Y6, Y3, Y7
-	VPXOR        Y5, Y7, Y7
+	VPSHUFB      Y10, Y0, Y10
+	VPSHUFB      Y8, Y3, Y11
+	VPXOR        Y10, Y11, Y11
+	VPSHUFB      Y8, Y4, Y8
+	VPXOR        Y10, Y8, Y8
+	VPSHUFB      Y9, Y0, Y9
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y9, Y10, Y10
+	VPSHUFB      Y5, Y4, Y5
+	VPXOR        Y9, Y5, Y5
+	VPSHUFB      Y7, Y0, Y7
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y7, Y9, Y9
 	VPSHUFB      Y6, Y4, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y7, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
@@ -485,77 +473,71 @@ k4sbox0:
 	VPSRLW       $0x04, Y0, Y0
 	VPAND        Y4, Y0, Y0
 	VPXOR        Y3, Y0, Y4
-	VMOVDQU      umix<>+0(SB), Y5
-	VPSHUFB      Y0, Y5, Y5
-	VPXOR        Y3, Y5, Y5
+	VMOVDQU      umix<>+0(SB), Y7
+	VPSHUFB      Y0, Y7, Y7
+	VPXOR        Y3, Y7, Y7
 	VMOVDQU      q0t2<>+0(SB), Y0
 	VMOVDQU      q0t3R<>+0(SB), Y3
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y8, Y0, Y8
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y8, Y13, Y13
-	VPXOR        Y4, Y13, Y13
-	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y8, Y10, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y8
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y8, Y11, Y11
-	VPXOR        Y4, Y11, Y11
-	VPSHUFB      Y9, Y12, Y9
-	VPXOR        Y8, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y7
-	VPSHUFB      Y6, Y3, Y8
-	VPXOR        Y7, Y8, Y8
+	VPXOR        Y4, Y3, Y3
+	VPXOR        Y7, Y12, Y12
+	VPSHUFB      Y11, Y0, Y4
+	VPSHUFB      Y8, Y3, Y7
+	VPXOR        Y4, Y7, Y7
+	VPSHUFB      Y8, Y12, Y8
 	VPXOR        Y4, Y8, Y8
+	VPSHUFB      Y10, Y0, Y4
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y4, Y10, Y10
+	VPSHUFB      Y5, Y12, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y0, Y4
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y4, Y9, Y9
 	VPSHUFB      Y6, Y12, Y6
-	VPXOR        Y7, Y6, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y1, Y12, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
 	VMOVDQU      q1ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y7
-	VPXOR        Y5, Y7, Y7
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y9, Y0, Y5
-	VPSHUFB      Y11, Y3, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y4, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y6, Y0, Y5
-	VPSHUFB      Y8, Y3, Y6
-	VPXOR        Y5, Y6, Y6
-	VPSHUFB      Y8, Y4, Y8
+	VPSHUFB      Y8, Y0, Y8
+	VPSHUFB      Y7, Y3, Y11
+	VPXOR        Y8, Y11, Y11
+	VPSHUFB      Y7, Y4, Y7
+	VPXOR        Y8, Y7, Y7
+	VPSHUFB      Y5, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
 	VPXOR        Y5, Y8, Y8
+	VPSHUFB      Y10, Y4, Y10
+	VPXOR        Y5, Y10, Y10
+	VPSHUFB      Y6, Y0, Y5
+	VPSHUFB      Y9, Y3, Y6
+	VPXOR        Y5, Y6, Y6
+	VPSHUFB      Y9, Y4, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
 	VPSHUFB      Y2, Y4, Y2
 	VPXOR        Y0, Y2, Y2
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y3
-	VPSHUFB      Y10, Y3, Y3
+	VPSHUFB      Y7, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y4
-	VPSHUFB      Y10, Y4, Y4
+	VPSHUFB      Y7, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y5
-	VPSHUFB      Y10, Y5, Y5
+	VPSHUFB      Y7, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y4, Y3, Y0
 	VPUNPCKLBW   Y5, Y5, Y7
@@ -570,19 +552,19 @@ k4sbox0:
 	VMOVDQU      Y7, 64(DI)
 	VMOVDQU      Y3, 96(DI)
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y3
-	VPSHUFB      Y11, Y3, Y3
+	VPSHUFB      Y10, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y4
-	VPSHUFB      Y11, Y4, Y4
+	VPSHUFB      Y10, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y5
-	VPSHUFB      Y11, Y5, Y5
+	VPSHUFB      Y10, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y4, Y3, Y0
 	VPUNPCKLBW   Y5, Y5, Y7
@@ -599,17 +581,17 @@ k4sbox0:
 	VMOVDQU      q1lo01<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y3
-	VPSHUFB      Y8, Y3, Y3
+	VPSHUFB      Y9, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1lo5B<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y4
-	VPSHUFB      Y8, Y4, Y4
+	VPSHUFB      Y9, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1loEF<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y5
-	VPSHUFB      Y8, Y5, Y5
+	VPSHUFB      Y9, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y4, Y3, Y0
 	VPUNPCKLBW   Y5, Y5, Y6
@@ -713,47 +695,41 @@ k4sbox1:
 	VMOVDQU      q1t2<>+0(SB), Y1
 	VMOVDQU      q1t3R<>+0(SB), Y8
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y1
 	VMOVDQU      q1t0<>+0(SB), Y5
 	VMOVDQU      q1ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -776,52 +752,46 @@ k4sbox1:
 	VMOVDQU      q1t2<>+0(SB), Y0
 	VMOVDQU      q1t3R<>+0(SB), Y3
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y9, Y0, Y9
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y5, Y13, Y13
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y8, Y12, Y12
+	VPSHUFB      Y11, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
+	VPXOR        Y5, Y8, Y8
 	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y9, Y10, Y10
-	VPXOR        Y8, Y10, Y10
+	VPXOR        Y5, Y10, Y10
 	VPSHUFB      Y4, Y0, Y4
-	VPSHUFB      Y11, Y3, Y9
+	VPSHUFB      Y9, Y3, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y12, Y9
 	VPXOR        Y4, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y12, Y11
-	VPXOR        Y4, Y11, Y11
-	VPXOR        Y8, Y11, Y11
 	VPSHUFB      Y6, Y0, Y4
 	VPSHUFB      Y7, Y3, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y5, Y6, Y6
 	VPSHUFB      Y7, Y12, Y7
 	VPXOR        Y4, Y7, Y7
-	VPXOR        Y8, Y7, Y7
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y8, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y0
 	VMOVDQU      q0t0<>+0(SB), Y3
 	VMOVDQU      q0ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y8
-	VPXOR        Y5, Y8, Y8
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y5
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y9, Y4, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y5
-	VPSHUFB      Y6, Y3, Y7
-	VPXOR        Y5, Y7, Y7
+	VPSHUFB      Y10, Y0, Y10
+	VPSHUFB      Y8, Y3, Y11
+	VPXOR        Y10, Y11, Y11
+	VPSHUFB      Y8, Y4, Y8
+	VPXOR        Y10, Y8, Y8
+	VPSHUFB      Y9, Y0, Y9
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y9, Y10, Y10
+	VPSHUFB      Y5, Y4, Y5
+	VPXOR        Y9, Y5, Y5
+	VPSHUFB      Y7, Y0, Y7
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y7, Y9, Y9
 	VPSHUFB      Y6, Y4, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y7, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
@@ -833,77 +803,71 @@ k4sbox1:
 	VPSRLW       $0x04, Y0, Y0
 	VPAND        Y4, Y0, Y0
 	VPXOR        Y3, Y0, Y4
-	VMOVDQU      umix<>+0(SB), Y5
-	VPSHUFB      Y0, Y5, Y5
-	VPXOR        Y3, Y5, Y5
+	VMOVDQU      umix<>+0(SB), Y7
+	VPSHUFB      Y0, Y7, Y7
+	VPXOR        Y3, Y7, Y7
 	VMOVDQU      q0t2<>+0(SB), Y0
 	VMOVDQU      q0t3R<>+0(SB), Y3
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y8, Y0, Y8
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y8, Y13, Y13
-	VPXOR        Y4, Y13, Y13
-	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y8, Y10, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y8
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y8, Y11, Y11
-	VPXOR        Y4, Y11, Y11
-	VPSHUFB      Y9, Y12, Y9
-	VPXOR        Y8, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y7
-	VPSHUFB      Y6, Y3, Y8
-	VPXOR        Y7, Y8, Y8
+	VPXOR        Y4, Y3, Y3
+	VPXOR        Y7, Y12, Y12
+	VPSHUFB      Y11, Y0, Y4
+	VPSHUFB      Y8, Y3, Y7
+	VPXOR        Y4, Y7, Y7
+	VPSHUFB      Y8, Y12, Y8
 	VPXOR        Y4, Y8, Y8
+	VPSHUFB      Y10, Y0, Y4
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y4, Y10, Y10
+	VPSHUFB      Y5, Y12, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y0, Y4
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y4, Y9, Y9
 	VPSHUFB      Y6, Y12, Y6
-	VPXOR        Y7, Y6, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y1, Y12, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VMOVDQU      q0t1R<>+0(SB), Y0
 	VMOVDQU      q0t0<>+0(SB), Y3
 	VMOVDQU      q0ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y7
-	VPXOR        Y5, Y7, Y7
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y9, Y0, Y5
-	VPSHUFB      Y11, Y3, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y4, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y6, Y0, Y5
-	VPSHUFB      Y8, Y3, Y6
-	VPXOR        Y5, Y6, Y6
-	VPSHUFB      Y8, Y4, Y8
+	VPSHUFB      Y8, Y0, Y8
+	VPSHUFB      Y7, Y3, Y11
+	VPXOR        Y8, Y11, Y11
+	VPSHUFB      Y7, Y4, Y7
+	VPXOR        Y8, Y7, Y7
+	VPSHUFB      Y5, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
 	VPXOR        Y5, Y8, Y8
+	VPSHUFB      Y10, Y4, Y10
+	VPXOR        Y5, Y10, Y10
+	VPSHUFB      Y6, Y0, Y5
+	VPSHUFB      Y9, Y3, Y6
+	VPXOR        Y5, Y6, Y6
+	VPSHUFB      Y9, Y4, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
 	VPSHUFB      Y2, Y4, Y2
 	VPXOR        Y0, Y2, Y2
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y3
-	VPSHUFB      Y10, Y3, Y3
+	VPSHUFB      Y7, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y4
-	VPSHUFB      Y10, Y4, Y4
+	VPSHUFB      Y7, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y5
-	VPSHUFB      Y10, Y5, Y5
+	VPSHUFB      Y7, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y3, Y3, Y0
 	VPUNPCKLBW   Y5, Y4, Y7
@@ -918,19 +882,19 @@ k4sbox1:
 	VMOVDQU      Y7, 64(DI)
 	VMOVDQU      Y3, 96(DI)
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y3
-	VPSHUFB      Y11, Y3, Y3
+	VPSHUFB      Y10, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y4
-	VPSHUFB      Y11, Y4, Y4
+	VPSHUFB      Y10, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y5
-	VPSHUFB      Y11, Y5, Y5
+	VPSHUFB      Y10, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y3, Y3, Y0
 	VPUNPCKLBW   Y5, Y4, Y7
@@ -947,17 +911,17 @@ k4sbox1:
 	VMOVDQU      q0loEF<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y3
-	VPSHUFB      Y8, Y3, Y3
+	VPSHUFB      Y9, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo5B<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y4
-	VPSHUFB      Y8, Y4, Y4
+	VPSHUFB      Y9, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0lo01<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y5
-	VPSHUFB      Y8, Y5, Y5
+	VPSHUFB      Y9, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y3, Y3, Y0
 	VPUNPCKLBW   Y5, Y4, Y6
@@ -1061,47 +1025,41 @@ k4sbox2:
 	VMOVDQU      q0t2<>+0(SB), Y1
 	VMOVDQU      q0t3R<>+0(SB), Y8
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y5
 	VMOVDQU      q0ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -1124,52 +1082,46 @@ k4sbox2:
 	VMOVDQU      q0t2<>+0(SB), Y0
 	VMOVDQU      q0t3R<>+0(SB), Y3
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y9, Y0, Y9
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y5, Y13, Y13
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y8, Y12, Y12
+	VPSHUFB      Y11, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
+	VPXOR        Y5, Y8, Y8
 	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y9, Y10, Y10
-	VPXOR        Y8, Y10, Y10
+	VPXOR        Y5, Y10, Y10
 	VPSHUFB      Y4, Y0, Y4
-	VPSHUFB      Y11, Y3, Y9
+	VPSHUFB      Y9, Y3, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y12, Y9
 	VPXOR        Y4, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y12, Y11
-	VPXOR        Y4, Y11, Y11
-	VPXOR        Y8, Y11, Y11
 	VPSHUFB      Y6, Y0, Y4
 	VPSHUFB      Y7, Y3, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y5, Y6, Y6
 	VPSHUFB      Y7, Y12, Y7
 	VPXOR        Y4, Y7, Y7
-	VPXOR        Y8, Y7, Y7
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y8, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
 	VMOVDQU      q1ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y8
-	VPXOR        Y5, Y8, Y8
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y5
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y9, Y4, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y5
-	VPSHUFB      Y6, Y3, Y7
-	VPXOR        Y5, Y7, Y7
+	VPSHUFB      Y10, Y0, Y10
+	VPSHUFB      Y8, Y3, Y11
+	VPXOR        Y10, Y11, Y11
+	VPSHUFB      Y8, Y4, Y8
+	VPXOR        Y10, Y8, Y8
+	VPSHUFB      Y9, Y0, Y9
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y9, Y10, Y10
+	VPSHUFB      Y5, Y4, Y5
+	VPXOR        Y9, Y5, Y5
+	VPSHUFB      Y7, Y0, Y7
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y7, Y9, Y9
 	VPSHUFB      Y6, Y4, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y7, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
@@ -1181,77 +1133,71 @@ k4sbox2:
 	VPSRLW       $0x04, Y0, Y0
 	VPAND        Y4, Y0, Y0
 	VPXOR        Y3, Y0, Y4
-	VMOVDQU      umix<>+0(SB), Y5
-	VPSHUFB      Y0, Y5, Y5
-	VPXOR        Y3, Y5, Y5
+	VMOVDQU      umix<>+0(SB), Y7
+	VPSHUFB      Y0, Y7, Y7
+	VPXOR        Y3, Y7, Y7
 	VMOVDQU      q1t2<>+0(SB), Y0
 	VMOVDQU      q1t3R<>+0(SB), Y3
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y8, Y0, Y8
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y8, Y13, Y13
-	VPXOR        Y4, Y13, Y13
-	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y8, Y10, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y8
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y8, Y11, Y11
-	VPXOR        Y4, Y11, Y11
-	VPSHUFB      Y9, Y12, Y9
-	VPXOR        Y8, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y7
-	VPSHUFB      Y6, Y3, Y8
-	VPXOR        Y7, Y8, Y8
+	VPXOR        Y4, Y3, Y3
+	VPXOR        Y7, Y12, Y12
+	VPSHUFB      Y11, Y0, Y4
+	VPSHUFB      Y8, Y3, Y7
+	VPXOR        Y4, Y7, Y7
+	VPSHUFB      Y8, Y12, Y8
 	VPXOR        Y4, Y8, Y8
+	VPSHUFB      Y10, Y0, Y4
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y4, Y10, Y10
+	VPSHUFB      Y5, Y12, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y0, Y4
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y4, Y9, Y9
 	VPSHUFB      Y6, Y12, Y6
-	VPXOR        Y7, Y6, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y1, Y12, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
 	VMOVDQU      q1ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y7
-	VPXOR        Y5, Y7, Y7
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y9, Y0, Y5
-	VPSHUFB      Y11, Y3, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y4, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y6, Y0, Y5
-	VPSHUFB      Y8, Y3, Y6
-	VPXOR        Y5, Y6, Y6
-	VPSHUFB      Y8, Y4, Y8
+	VPSHUFB      Y8, Y0, Y8
+	VPSHUFB      Y7, Y3, Y11
+	VPXOR        Y8, Y11, Y11
+	VPSHUFB      Y7, Y4, Y7
+	VPXOR        Y8, Y7, Y7
+	VPSHUFB      Y5, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
 	VPXOR        Y5, Y8, Y8
+	VPSHUFB      Y10, Y4, Y10
+	VPXOR        Y5, Y10, Y10
+	VPSHUFB      Y6, Y0, Y5
+	VPSHUFB      Y9, Y3, Y6
+	VPXOR        Y5, Y6, Y6
+	VPSHUFB      Y9, Y4, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
 	VPSHUFB      Y2, Y4, Y2
 	VPXOR        Y0, Y2, Y2
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y3
-	VPSHUFB      Y10, Y3, Y3
+	VPSHUFB      Y7, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y4
-	VPSHUFB      Y10, Y4, Y4
+	VPSHUFB      Y7, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y5
-	VPSHUFB      Y10, Y5, Y5
+	VPSHUFB      Y7, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y4, Y3, Y0
 	VPUNPCKLBW   Y4, Y5, Y7
@@ -1266,19 +1212,19 @@ k4sbox2:
 	VMOVDQU      Y7, 64(DI)
 	VMOVDQU      Y3, 96(DI)
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y3
-	VPSHUFB      Y11, Y3, Y3
+	VPSHUFB      Y10, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y4
-	VPSHUFB      Y11, Y4, Y4
+	VPSHUFB      Y10, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y5
-	VPSHUFB      Y11, Y5, Y5
+	VPSHUFB      Y10, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y4, Y3, Y0
 	VPUNPCKLBW   Y4, Y5, Y7
@@ -1295,17 +1241,17 @@ k4sbox2:
 	VMOVDQU      q1lo5B<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y3
-	VPSHUFB      Y8, Y3, Y3
+	VPSHUFB      Y9, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1loEF<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y4
-	VPSHUFB      Y8, Y4, Y4
+	VPSHUFB      Y9, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1lo01<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y5
-	VPSHUFB      Y8, Y5, Y5
+	VPSHUFB      Y9, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y4, Y3, Y0
 	VPUNPCKLBW   Y4, Y5, Y6
@@ -1409,47 +1355,41 @@ k4sbox3:
 	VMOVDQU      q0t2<>+0(SB), Y1
 	VMOVDQU      q0t3R<>+0(SB), Y8
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y1
 	VMOVDQU      q1t0<>+0(SB), Y5
 	VMOVDQU      q1ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -1472,52 +1412,46 @@ k4sbox3:
 	VMOVDQU      q1t2<>+0(SB), Y0
 	VMOVDQU      q1t3R<>+0(SB), Y3
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y9, Y0, Y9
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y5, Y13, Y13
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y8, Y12, Y12
+	VPSHUFB      Y11, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
+	VPXOR        Y5, Y8, Y8
 	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y9, Y10, Y10
-	VPXOR        Y8, Y10, Y10
+	VPXOR        Y5, Y10, Y10
 	VPSHUFB      Y4, Y0, Y4
-	VPSHUFB      Y11, Y3, Y9
+	VPSHUFB      Y9, Y3, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y12, Y9
 	VPXOR        Y4, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y12, Y11
-	VPXOR        Y4, Y11, Y11
-	VPXOR        Y8, Y11, Y11
 	VPSHUFB      Y6, Y0, Y4
 	VPSHUFB      Y7, Y3, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y5, Y6, Y6
 	VPSHUFB      Y7, Y12, Y7
 	VPXOR        Y4, Y7, Y7
-	VPXOR        Y8, Y7, Y7
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y8, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
 	VMOVDQU      q1ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y8
-	VPXOR        Y5, Y8, Y8
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y5
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y9, Y4, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y5
-	VPSHUFB      Y6, Y3, Y7
-	VPXOR        Y5, Y7, Y7
+	VPSHUFB      Y10, Y0, Y10
+	VPSHUFB      Y8, Y3, Y11
+	VPXOR        Y10, Y11, Y11
+	VPSHUFB      Y8, Y4, Y8
+	VPXOR        Y10, Y8, Y8
+	VPSHUFB      Y9, Y0, Y9
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y9, Y10, Y10
+	VPSHUFB      Y5, Y4, Y5
+	VPXOR        Y9, Y5, Y5
+	VPSHUFB      Y7, Y0, Y7
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y7, Y9, Y9
 	VPSHUFB      Y6, Y4, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y7, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
@@ -1529,77 +1463,71 @@ k4sbox3:
 	VPSRLW       $0x04, Y0, Y0
 	VPAND        Y4, Y0, Y0
 	VPXOR        Y3, Y0, Y4
-	VMOVDQU      umix<>+0(SB), Y5
-	VPSHUFB      Y0, Y5, Y5
-	VPXOR        Y3, Y5, Y5
+	VMOVDQU      umix<>+0(SB), Y7
+	VPSHUFB      Y0, Y7, Y7
+	VPXOR        Y3, Y7, Y7
 	VMOVDQU      q1t2<>+0(SB), Y0
 	VMOVDQU      q1t3R<>+0(SB), Y3
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y8, Y0, Y8
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y8, Y13, Y13
-	VPXOR        Y4, Y13, Y13
-	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y8, Y10, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y8
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y8, Y11, Y11
-	VPXOR        Y4, Y11, Y11
-	VPSHUFB      Y9, Y12, Y9
-	VPXOR        Y8, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y7
-	VPSHUFB      Y6, Y3, Y8
-	VPXOR        Y7, Y8, Y8
+	VPXOR        Y4, Y3, Y3
+	VPXOR        Y7, Y12, Y12
+	VPSHUFB      Y11, Y0, Y4
+	VPSHUFB      Y8, Y3, Y7
+	VPXOR        Y4, Y7, Y7
+	VPSHUFB      Y8, Y12, Y8
 	VPXOR        Y4, Y8, Y8
+	VPSHUFB      Y10, Y0, Y4
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y4, Y10, Y10
+	VPSHUFB      Y5, Y12, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y0, Y4
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y4, Y9, Y9
 	VPSHUFB      Y6, Y12, Y6
-	VPXOR        Y7, Y6, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y1, Y12, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VMOVDQU      q0t1R<>+0(SB), Y0
 	VMOVDQU      q0t0<>+0(SB), Y3
 	VMOVDQU      q0ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y7
-	VPXOR        Y5, Y7, Y7
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y9, Y0, Y5
-	VPSHUFB      Y11, Y3, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y4, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y6, Y0, Y5
-	VPSHUFB      Y8, Y3, Y6
-	VPXOR        Y5, Y6, Y6
-	VPSHUFB      Y8, Y4, Y8
+	VPSHUFB      Y8, Y0, Y8
+	VPSHUFB      Y7, Y3, Y11
+	VPXOR        Y8, Y11, Y11
+	VPSHUFB      Y7, Y4, Y7
+	VPXOR        Y8, Y7, Y7
+	VPSHUFB      Y5, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
 	VPXOR        Y5, Y8, Y8
+	VPSHUFB      Y10, Y4, Y10
+	VPXOR        Y5, Y10, Y10
+	VPSHUFB      Y6, Y0, Y5
+	VPSHUFB      Y9, Y3, Y6
+	VPXOR        Y5, Y6, Y6
+	VPSHUFB      Y9, Y4, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
 	VPSHUFB      Y2, Y4, Y2
 	VPXOR        Y0, Y2, Y2
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y3
-	VPSHUFB      Y10, Y3, Y3
+	VPSHUFB      Y7, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y4
-	VPSHUFB      Y10, Y4, Y4
+	VPSHUFB      Y7, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y5
-	VPSHUFB      Y10, Y5, Y5
+	VPSHUFB      Y7, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y4, Y3, Y0
 	VPUNPCKLBW   Y3, Y5, Y7
@@ -1614,19 +1542,19 @@ k4sbox3:
 	VMOVDQU      Y7, 64(AX)
 	VMOVDQU      Y3, 96(AX)
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y3
-	VPSHUFB      Y11, Y3, Y3
+	VPSHUFB      Y10, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y4
-	VPSHUFB      Y11, Y4, Y4
+	VPSHUFB      Y10, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y5
-	VPSHUFB      Y11, Y5, Y5
+	VPSHUFB      Y10, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y4, Y3, Y0
 	VPUNPCKLBW   Y3, Y5, Y7
@@ -1643,17 +1571,17 @@ k4sbox3:
 	VMOVDQU      q0lo5B<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y3
-	VPSHUFB      Y8, Y3, Y3
+	VPSHUFB      Y9, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo01<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y4
-	VPSHUFB      Y8, Y4, Y4
+	VPSHUFB      Y9, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0loEF<>+0(SB), Y0
 	VPSHUFB      Y6, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y5
-	VPSHUFB      Y8, Y5, Y5
+	VPSHUFB      Y9, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPUNPCKLBW   Y4, Y3, Y0
 	VPUNPCKLBW   Y3, Y5, Y6
@@ -1733,9 +1661,9 @@ k4sbox3:
 	VPSHUFB      Y2, Y1, Y1
 	VPSHUFB      Y0, Y3, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y0, Y6, Y0
 	VPXOR        Y1, Y0, Y0
+	VPXOR        Y4, Y2, Y2
 	VPXOR        Y5, Y0, Y0
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y3
@@ -1760,9 +1688,9 @@ k4sbox3:
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y4, Y1, Y1
 	VPSHUFB      Y2, Y6, Y2
 	VPXOR        Y0, Y2, Y2
+	VPXOR        Y4, Y1, Y1
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y0
 	VMOVDQU      q0t0<>+0(SB), Y3
@@ -1787,9 +1715,9 @@ k4sbox3:
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y1, Y6, Y1
 	VPXOR        Y0, Y1, Y1
+	VPXOR        Y4, Y2, Y2
 	VPXOR        Y5, Y1, Y1
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
@@ -1852,9 +1780,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -1879,9 +1807,9 @@ k4sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -1906,9 +1834,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y4, Y4
 	VPSHUFB      Y5, Y7, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y5, Y10, Y5
 	VPXOR        Y4, Y5, Y5
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y5, Y5
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -1971,9 +1899,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q0t1R<>+0(SB), Y5
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -1998,9 +1926,9 @@ k4sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q1t1R<>+0(SB), Y4
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -2025,9 +1953,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y4, Y4
 	VPSHUFB      Y5, Y7, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y5, Y10, Y5
 	VPXOR        Y4, Y5, Y5
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y5, Y5
 	VMOVDQU      q1t1R<>+0(SB), Y4
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -2090,9 +2018,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -2117,9 +2045,9 @@ k4sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q1t1R<>+0(SB), Y4
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -2144,9 +2072,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y4, Y4
 	VPSHUFB      Y5, Y7, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y5, Y10, Y5
 	VPXOR        Y4, Y5, Y5
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y5, Y5
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -2221,9 +2149,9 @@ k4sbox3:
 	VPSHUFB      Y2, Y1, Y1
 	VPSHUFB      Y0, Y3, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y0, Y6, Y0
 	VPXOR        Y1, Y0, Y0
+	VPXOR        Y4, Y2, Y2
 	VPXOR        Y5, Y0, Y0
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y3
@@ -2248,9 +2176,9 @@ k4sbox3:
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y4, Y1, Y1
 	VPSHUFB      Y2, Y6, Y2
 	VPXOR        Y0, Y2, Y2
+	VPXOR        Y4, Y1, Y1
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y0
 	VMOVDQU      q0t0<>+0(SB), Y3
@@ -2275,9 +2203,9 @@ k4sbox3:
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y1, Y6, Y1
 	VPXOR        Y0, Y1, Y1
+	VPXOR        Y4, Y2, Y2
 	VPXOR        Y5, Y1, Y1
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
@@ -2340,9 +2268,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -2367,9 +2295,9 @@ k4sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -2394,9 +2322,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y4, Y4
 	VPSHUFB      Y5, Y7, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y5, Y10, Y5
 	VPXOR        Y4, Y5, Y5
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y5, Y5
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -2459,9 +2387,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q0t1R<>+0(SB), Y5
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -2486,9 +2414,9 @@ k4sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q1t1R<>+0(SB), Y4
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -2513,9 +2441,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y4, Y4
 	VPSHUFB      Y5, Y7, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y5, Y10, Y5
 	VPXOR        Y4, Y5, Y5
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y5, Y5
 	VMOVDQU      q1t1R<>+0(SB), Y4
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -2578,9 +2506,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -2605,9 +2533,9 @@ k4sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q1t1R<>+0(SB), Y4
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -2632,9 +2560,9 @@ k4sbox3:
 	VPSHUFB      Y6, Y4, Y4
 	VPSHUFB      Y5, Y7, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y5, Y10, Y5
 	VPXOR        Y4, Y5, Y5
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y5, Y5
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -2729,47 +2657,41 @@ k3sbox0:
 	VMOVDQU      q0t2<>+0(SB), Y1
 	VMOVDQU      q0t3R<>+0(SB), Y8
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y5
 	VMOVDQU      q0ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -2792,123 +2714,117 @@ k3sbox0:
 	VMOVDQU      q0t2<>+0(SB), Y0
 	VMOVDQU      q0t3R<>+0(SB), Y3
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y9, Y0, Y9
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y5, Y13, Y13
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y8, Y12, Y12
+	VPSHUFB      Y11, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
+	VPXOR        Y5, Y8, Y8
 	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y9, Y10, Y10
-	VPXOR        Y8, Y10, Y10
+	VPXOR        Y5, Y10, Y10
 	VPSHUFB      Y4, Y0, Y4
-	VPSHUFB      Y11, Y3, Y9
+	VPSHUFB      Y9, Y3, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y12, Y9
 	VPXOR        Y4, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y12, Y11
-	VPXOR        Y4, Y11, Y11
-	VPXOR        Y8, Y11, Y11
 	VPSHUFB      Y6, Y0, Y4
 	VPSHUFB      Y7, Y3, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y5, Y6, Y6
 	VPSHUFB      Y7, Y12, Y7
 	VPXOR        Y4, Y7, Y7
-	VPXOR        Y8, Y7, Y7
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y8, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
 	VMOVDQU      q1ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y8
-	VPXOR        Y5, Y8, Y8
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y5
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y9, Y4, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y5
-	VPSHUFB      Y6, Y3, Y7
-	VPXOR        Y5, Y7, Y7
+	VPSHUFB      Y10, Y0, Y10
+	VPSHUFB      Y8, Y3, Y11
+	VPXOR        Y10, Y11, Y11
+	VPSHUFB      Y8, Y4, Y8
+	VPXOR        Y10, Y8, Y8
+	VPSHUFB      Y9, Y0, Y9
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y9, Y10, Y10
+	VPSHUFB      Y5, Y4, Y5
+	VPXOR        Y9, Y5, Y5
+	VPSHUFB      Y7, Y0, Y7
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y7, Y9, Y9
 	VPSHUFB      Y6, Y4, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y7, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
 	VPSHUFB      Y1, Y4, Y1
 	VPXOR        Y0, Y1, Y1
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y3
-	VPSHUFB      Y10, Y3, Y3
+	VPSHUFB      Y8, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y4
-	VPSHUFB      Y10, Y4, Y4
+	VPSHUFB      Y8, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
-	VMOVDQU      q1hiEF<>+0(SB), Y5
-	VPSHUFB      Y10, Y5, Y5
-	VPXOR        Y0, Y5, Y5
+	VPSHUFB      Y11, Y0, Y0
+	VMOVDQU      q1hiEF<>+0(SB), Y7
+	VPSHUFB      Y8, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPUNPCKLBW   Y4, Y3, Y0
-	VPUNPCKLBW   Y5, Y5, Y8
+	VPUNPCKLBW   Y7, Y7, Y8
 	VPUNPCKHBW   Y4, Y3, Y3
-	VPUNPCKHBW   Y5, Y5, Y4
-	VPUNPCKLWD   Y8, Y0, Y5
+	VPUNPCKHBW   Y7, Y7, Y4
+	VPUNPCKLWD   Y8, Y0, Y7
 	VPUNPCKHWD   Y8, Y0, Y0
 	VPUNPCKLWD   Y4, Y3, Y8
 	VPUNPCKHWD   Y4, Y3, Y3
-	VMOVDQU      Y5, (DI)
+	VMOVDQU      Y7, (DI)
 	VMOVDQU      Y0, 32(DI)
 	VMOVDQU      Y8, 64(DI)
 	VMOVDQU      Y3, 96(DI)
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
+	VPSHUFB      Y10, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y3
-	VPSHUFB      Y9, Y3, Y3
+	VPSHUFB      Y5, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
+	VPSHUFB      Y10, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y4
-	VPSHUFB      Y9, Y4, Y4
+	VPSHUFB      Y5, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
-	VMOVDQU      q1hiEF<>+0(SB), Y5
-	VPSHUFB      Y9, Y5, Y5
-	VPXOR        Y0, Y5, Y5
+	VPSHUFB      Y10, Y0, Y0
+	VMOVDQU      q1hiEF<>+0(SB), Y7
+	VPSHUFB      Y5, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPUNPCKLBW   Y4, Y3, Y0
-	VPUNPCKLBW   Y5, Y5, Y8
+	VPUNPCKLBW   Y7, Y7, Y5
 	VPUNPCKHBW   Y4, Y3, Y3
-	VPUNPCKHBW   Y5, Y5, Y4
-	VPUNPCKLWD   Y8, Y0, Y5
-	VPUNPCKHWD   Y8, Y0, Y0
-	VPUNPCKLWD   Y4, Y3, Y8
+	VPUNPCKHBW   Y7, Y7, Y4
+	VPUNPCKLWD   Y5, Y0, Y7
+	VPUNPCKHWD   Y5, Y0, Y0
+	VPUNPCKLWD   Y4, Y3, Y5
 	VPUNPCKHWD   Y4, Y3, Y3
-	VMOVDQU      Y5, 128(DI)
+	VMOVDQU      Y7, 128(DI)
 	VMOVDQU      Y0, 160(DI)
-	VMOVDQU      Y8, 192(DI)
+	VMOVDQU      Y5, 192(DI)
 	VMOVDQU      Y3, 224(DI)
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y3
 	VPSHUFB      Y6, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y4
 	VPSHUFB      Y6, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y5
 	VPSHUFB      Y6, Y5, Y5
 	VPXOR        Y0, Y5, Y5
@@ -3014,47 +2930,41 @@ k3sbox1:
 	VMOVDQU      q1t2<>+0(SB), Y1
 	VMOVDQU      q1t3R<>+0(SB), Y8
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y5
 	VMOVDQU      q0ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -3077,123 +2987,117 @@ k3sbox1:
 	VMOVDQU      q0t2<>+0(SB), Y0
 	VMOVDQU      q0t3R<>+0(SB), Y3
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y9, Y0, Y9
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y5, Y13, Y13
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y8, Y12, Y12
+	VPSHUFB      Y11, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
+	VPXOR        Y5, Y8, Y8
 	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y9, Y10, Y10
-	VPXOR        Y8, Y10, Y10
+	VPXOR        Y5, Y10, Y10
 	VPSHUFB      Y4, Y0, Y4
-	VPSHUFB      Y11, Y3, Y9
+	VPSHUFB      Y9, Y3, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y12, Y9
 	VPXOR        Y4, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y12, Y11
-	VPXOR        Y4, Y11, Y11
-	VPXOR        Y8, Y11, Y11
 	VPSHUFB      Y6, Y0, Y4
 	VPSHUFB      Y7, Y3, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y5, Y6, Y6
 	VPSHUFB      Y7, Y12, Y7
 	VPXOR        Y4, Y7, Y7
-	VPXOR        Y8, Y7, Y7
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y8, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y0
 	VMOVDQU      q0t0<>+0(SB), Y3
 	VMOVDQU      q0ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y8
-	VPXOR        Y5, Y8, Y8
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y5
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y9, Y4, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y5
-	VPSHUFB      Y6, Y3, Y7
-	VPXOR        Y5, Y7, Y7
+	VPSHUFB      Y10, Y0, Y10
+	VPSHUFB      Y8, Y3, Y11
+	VPXOR        Y10, Y11, Y11
+	VPSHUFB      Y8, Y4, Y8
+	VPXOR        Y10, Y8, Y8
+	VPSHUFB      Y9, Y0, Y9
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y9, Y10, Y10
+	VPSHUFB      Y5, Y4, Y5
+	VPXOR        Y9, Y5, Y5
+	VPSHUFB      Y7, Y0, Y7
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y7, Y9, Y9
 	VPSHUFB      Y6, Y4, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y7, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
 	VPSHUFB      Y1, Y4, Y1
 	VPXOR        Y0, Y1, Y1
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y3
-	VPSHUFB      Y10, Y3, Y3
+	VPSHUFB      Y8, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y4
-	VPSHUFB      Y10, Y4, Y4
+	VPSHUFB      Y8, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
-	VMOVDQU      q0hi01<>+0(SB), Y5
-	VPSHUFB      Y10, Y5, Y5
-	VPXOR        Y0, Y5, Y5
+	VPSHUFB      Y11, Y0, Y0
+	VMOVDQU      q0hi01<>+0(SB), Y7
+	VPSHUFB      Y8, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPUNPCKLBW   Y3, Y3, Y0
-	VPUNPCKLBW   Y5, Y4, Y8
+	VPUNPCKLBW   Y7, Y4, Y8
 	VPUNPCKHBW   Y3, Y3, Y3
-	VPUNPCKHBW   Y5, Y4, Y4
-	VPUNPCKLWD   Y8, Y0, Y5
+	VPUNPCKHBW   Y7, Y4, Y4
+	VPUNPCKLWD   Y8, Y0, Y7
 	VPUNPCKHWD   Y8, Y0, Y0
 	VPUNPCKLWD   Y4, Y3, Y8
 	VPUNPCKHWD   Y4, Y3, Y3
-	VMOVDQU      Y5, (DI)
+	VMOVDQU      Y7, (DI)
 	VMOVDQU      Y0, 32(DI)
 	VMOVDQU      Y8, 64(DI)
 	VMOVDQU      Y3, 96(DI)
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
+	VPSHUFB      Y10, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y3
-	VPSHUFB      Y9, Y3, Y3
+	VPSHUFB      Y5, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
+	VPSHUFB      Y10, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y4
-	VPSHUFB      Y9, Y4, Y4
+	VPSHUFB      Y5, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
-	VMOVDQU      q0hi01<>+0(SB), Y5
-	VPSHUFB      Y9, Y5, Y5
-	VPXOR        Y0, Y5, Y5
+	VPSHUFB      Y10, Y0, Y0
+	VMOVDQU      q0hi01<>+0(SB), Y7
+	VPSHUFB      Y5, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPUNPCKLBW   Y3, Y3, Y0
-	VPUNPCKLBW   Y5, Y4, Y8
+	VPUNPCKLBW   Y7, Y4, Y5
 	VPUNPCKHBW   Y3, Y3, Y3
-	VPUNPCKHBW   Y5, Y4, Y4
-	VPUNPCKLWD   Y8, Y0, Y5
-	VPUNPCKHWD   Y8, Y0, Y0
-	VPUNPCKLWD   Y4, Y3, Y8
+	VPUNPCKHBW   Y7, Y4, Y4
+	VPUNPCKLWD   Y5, Y0, Y7
+	VPUNPCKHWD   Y5, Y0, Y0
+	VPUNPCKLWD   Y4, Y3, Y5
 	VPUNPCKHWD   Y4, Y3, Y3
-	VMOVDQU      Y5, 128(DI)
+	VMOVDQU      Y7, 128(DI)
 	VMOVDQU      Y0, 160(DI)
-	VMOVDQU      Y8, 192(DI)
+	VMOVDQU      Y5, 192(DI)
 	VMOVDQU      Y3, 224(DI)
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y3
 	VPSHUFB      Y6, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y4
 	VPSHUFB      Y6, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y5
 	VPSHUFB      Y6, Y5, Y5
 	VPXOR        Y0, Y5, Y5
@@ -3299,47 +3203,41 @@ k3sbox2:
 	VMOVDQU      q0t2<>+0(SB), Y1
 	VMOVDQU      q0t3R<>+0(SB), Y8
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y1
 	VMOVDQU      q1t0<>+0(SB), Y5
 	VMOVDQU      q1ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -3362,123 +3260,117 @@ k3sbox2:
 	VMOVDQU      q1t2<>+0(SB), Y0
 	VMOVDQU      q1t3R<>+0(SB), Y3
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y9, Y0, Y9
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y5, Y13, Y13
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y8, Y12, Y12
+	VPSHUFB      Y11, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
+	VPXOR        Y5, Y8, Y8
 	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y9, Y10, Y10
-	VPXOR        Y8, Y10, Y10
+	VPXOR        Y5, Y10, Y10
 	VPSHUFB      Y4, Y0, Y4
-	VPSHUFB      Y11, Y3, Y9
+	VPSHUFB      Y9, Y3, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y12, Y9
 	VPXOR        Y4, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y12, Y11
-	VPXOR        Y4, Y11, Y11
-	VPXOR        Y8, Y11, Y11
 	VPSHUFB      Y6, Y0, Y4
 	VPSHUFB      Y7, Y3, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y5, Y6, Y6
 	VPSHUFB      Y7, Y12, Y7
 	VPXOR        Y4, Y7, Y7
-	VPXOR        Y8, Y7, Y7
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y8, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
 	VMOVDQU      q1ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y8
-	VPXOR        Y5, Y8, Y8
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y5
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y9, Y4, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y5
-	VPSHUFB      Y6, Y3, Y7
-	VPXOR        Y5, Y7, Y7
+	VPSHUFB      Y10, Y0, Y10
+	VPSHUFB      Y8, Y3, Y11
+	VPXOR        Y10, Y11, Y11
+	VPSHUFB      Y8, Y4, Y8
+	VPXOR        Y10, Y8, Y8
+	VPSHUFB      Y9, Y0, Y9
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y9, Y10, Y10
+	VPSHUFB      Y5, Y4, Y5
+	VPXOR        Y9, Y5, Y5
+	VPSHUFB      Y7, Y0, Y7
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y7, Y9, Y9
 	VPSHUFB      Y6, Y4, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y7, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
 	VPSHUFB      Y1, Y4, Y1
 	VPXOR        Y0, Y1, Y1
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y3
-	VPSHUFB      Y10, Y3, Y3
+	VPSHUFB      Y8, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y4
-	VPSHUFB      Y10, Y4, Y4
+	VPSHUFB      Y8, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
-	VMOVDQU      q1hi01<>+0(SB), Y5
-	VPSHUFB      Y10, Y5, Y5
-	VPXOR        Y0, Y5, Y5
+	VPSHUFB      Y11, Y0, Y0
+	VMOVDQU      q1hi01<>+0(SB), Y7
+	VPSHUFB      Y8, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPUNPCKLBW   Y4, Y3, Y0
-	VPUNPCKLBW   Y4, Y5, Y8
+	VPUNPCKLBW   Y4, Y7, Y8
 	VPUNPCKHBW   Y4, Y3, Y3
-	VPUNPCKHBW   Y4, Y5, Y4
-	VPUNPCKLWD   Y8, Y0, Y5
+	VPUNPCKHBW   Y4, Y7, Y4
+	VPUNPCKLWD   Y8, Y0, Y7
 	VPUNPCKHWD   Y8, Y0, Y0
 	VPUNPCKLWD   Y4, Y3, Y8
 	VPUNPCKHWD   Y4, Y3, Y3
-	VMOVDQU      Y5, (DI)
+	VMOVDQU      Y7, (DI)
 	VMOVDQU      Y0, 32(DI)
 	VMOVDQU      Y8, 64(DI)
 	VMOVDQU      Y3, 96(DI)
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
+	VPSHUFB      Y10, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y3
-	VPSHUFB      Y9, Y3, Y3
+	VPSHUFB      Y5, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
+	VPSHUFB      Y10, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y4
-	VPSHUFB      Y9, Y4, Y4
+	VPSHUFB      Y5, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
-	VMOVDQU      q1hi01<>+0(SB), Y5
-	VPSHUFB      Y9, Y5, Y5
-	VPXOR        Y0, Y5, Y5
+	VPSHUFB      Y10, Y0, Y0
+	VMOVDQU      q1hi01<>+0(SB), Y7
+	VPSHUFB      Y5, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPUNPCKLBW   Y4, Y3, Y0
-	VPUNPCKLBW   Y4, Y5, Y8
+	VPUNPCKLBW   Y4, Y7, Y5
 	VPUNPCKHBW   Y4, Y3, Y3
-	VPUNPCKHBW   Y4, Y5, Y4
-	VPUNPCKLWD   Y8, Y0, Y5
-	VPUNPCKHWD   Y8, Y0, Y0
-	VPUNPCKLWD   Y4, Y3, Y8
+	VPUNPCKHBW   Y4, Y7, Y4
+	VPUNPCKLWD   Y5, Y0, Y7
+	VPUNPCKHWD   Y5, Y0, Y0
+	VPUNPCKLWD   Y4, Y3, Y5
 	VPUNPCKHWD   Y4, Y3, Y3
-	VMOVDQU      Y5, 128(DI)
+	VMOVDQU      Y7, 128(DI)
 	VMOVDQU      Y0, 160(DI)
-	VMOVDQU      Y8, 192(DI)
+	VMOVDQU      Y5, 192(DI)
 	VMOVDQU      Y3, 224(DI)
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y3
 	VPSHUFB      Y6, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y4
 	VPSHUFB      Y6, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y5
 	VPSHUFB      Y6, Y5, Y5
 	VPXOR        Y0, Y5, Y5
@@ -3584,47 +3476,41 @@ k3sbox3:
 	VMOVDQU      q1t2<>+0(SB), Y1
 	VMOVDQU      q1t3R<>+0(SB), Y8
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y1
 	VMOVDQU      q1t0<>+0(SB), Y5
 	VMOVDQU      q1ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -3647,123 +3533,117 @@ k3sbox3:
 	VMOVDQU      q1t2<>+0(SB), Y0
 	VMOVDQU      q1t3R<>+0(SB), Y3
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y9, Y0, Y9
-	VPSHUFB      Y10, Y3, Y13
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y5, Y13, Y13
+	VPXOR        Y5, Y3, Y3
+	VPXOR        Y8, Y12, Y12
+	VPSHUFB      Y11, Y0, Y5
+	VPSHUFB      Y10, Y3, Y8
+	VPXOR        Y5, Y8, Y8
 	VPSHUFB      Y10, Y12, Y10
-	VPXOR        Y9, Y10, Y10
-	VPXOR        Y8, Y10, Y10
+	VPXOR        Y5, Y10, Y10
 	VPSHUFB      Y4, Y0, Y4
-	VPSHUFB      Y11, Y3, Y9
+	VPSHUFB      Y9, Y3, Y5
+	VPXOR        Y4, Y5, Y5
+	VPSHUFB      Y9, Y12, Y9
 	VPXOR        Y4, Y9, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y11, Y12, Y11
-	VPXOR        Y4, Y11, Y11
-	VPXOR        Y8, Y11, Y11
 	VPSHUFB      Y6, Y0, Y4
 	VPSHUFB      Y7, Y3, Y6
 	VPXOR        Y4, Y6, Y6
-	VPXOR        Y5, Y6, Y6
 	VPSHUFB      Y7, Y12, Y7
 	VPXOR        Y4, Y7, Y7
-	VPXOR        Y8, Y7, Y7
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y5, Y1, Y1
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y0, Y2, Y2
-	VPXOR        Y8, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y0
 	VMOVDQU      q0t0<>+0(SB), Y3
 	VMOVDQU      q0ut0<>+0(SB), Y4
-	VPSHUFB      Y10, Y0, Y5
-	VPSHUFB      Y13, Y3, Y8
-	VPXOR        Y5, Y8, Y8
-	VPSHUFB      Y13, Y4, Y10
-	VPXOR        Y5, Y10, Y10
-	VPSHUFB      Y11, Y0, Y5
-	VPSHUFB      Y9, Y3, Y11
-	VPXOR        Y5, Y11, Y11
-	VPSHUFB      Y9, Y4, Y9
-	VPXOR        Y5, Y9, Y9
-	VPSHUFB      Y7, Y0, Y5
-	VPSHUFB      Y6, Y3, Y7
-	VPXOR        Y5, Y7, Y7
+	VPSHUFB      Y10, Y0, Y10
+	VPSHUFB      Y8, Y3, Y11
+	VPXOR        Y10, Y11, Y11
+	VPSHUFB      Y8, Y4, Y8
+	VPXOR        Y10, Y8, Y8
+	VPSHUFB      Y9, Y0, Y9
+	VPSHUFB      Y5, Y3, Y10
+	VPXOR        Y9, Y10, Y10
+	VPSHUFB      Y5, Y4, Y5
+	VPXOR        Y9, Y5, Y5
+	VPSHUFB      Y7, Y0, Y7
+	VPSHUFB      Y6, Y3, Y9
+	VPXOR        Y7, Y9, Y9
 	VPSHUFB      Y6, Y4, Y6
-	VPXOR        Y5, Y6, Y6
+	VPXOR        Y7, Y6, Y6
 	VPSHUFB      Y2, Y0, Y0
 	VPSHUFB      Y1, Y3, Y2
 	VPXOR        Y0, Y2, Y2
 	VPSHUFB      Y1, Y4, Y1
 	VPXOR        Y0, Y1, Y1
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y3
-	VPSHUFB      Y10, Y3, Y3
+	VPSHUFB      Y8, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y4
-	VPSHUFB      Y10, Y4, Y4
+	VPSHUFB      Y8, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y8, Y0, Y0
-	VMOVDQU      q0hiEF<>+0(SB), Y5
-	VPSHUFB      Y10, Y5, Y5
-	VPXOR        Y0, Y5, Y5
+	VPSHUFB      Y11, Y0, Y0
+	VMOVDQU      q0hiEF<>+0(SB), Y7
+	VPSHUFB      Y8, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPUNPCKLBW   Y4, Y3, Y0
-	VPUNPCKLBW   Y3, Y5, Y8
+	VPUNPCKLBW   Y3, Y7, Y8
 	VPUNPCKHBW   Y4, Y3, Y4
-	VPUNPCKHBW   Y3, Y5, Y3
-	VPUNPCKLWD   Y8, Y0, Y5
+	VPUNPCKHBW   Y3, Y7, Y3
+	VPUNPCKLWD   Y8, Y0, Y7
 	VPUNPCKHWD   Y8, Y0, Y0
 	VPUNPCKLWD   Y3, Y4, Y8
 	VPUNPCKHWD   Y3, Y4, Y3
-	VMOVDQU      Y5, (AX)
+	VMOVDQU      Y7, (AX)
 	VMOVDQU      Y0, 32(AX)
 	VMOVDQU      Y8, 64(AX)
 	VMOVDQU      Y3, 96(AX)
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
+	VPSHUFB      Y10, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y3
-	VPSHUFB      Y9, Y3, Y3
+	VPSHUFB      Y5, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
+	VPSHUFB      Y10, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y4
-	VPSHUFB      Y9, Y4, Y4
+	VPSHUFB      Y5, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y11, Y0, Y0
-	VMOVDQU      q0hiEF<>+0(SB), Y5
-	VPSHUFB      Y9, Y5, Y5
-	VPXOR        Y0, Y5, Y5
+	VPSHUFB      Y10, Y0, Y0
+	VMOVDQU      q0hiEF<>+0(SB), Y7
+	VPSHUFB      Y5, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPUNPCKLBW   Y4, Y3, Y0
-	VPUNPCKLBW   Y3, Y5, Y8
+	VPUNPCKLBW   Y3, Y7, Y5
 	VPUNPCKHBW   Y4, Y3, Y4
-	VPUNPCKHBW   Y3, Y5, Y3
-	VPUNPCKLWD   Y8, Y0, Y5
-	VPUNPCKHWD   Y8, Y0, Y0
-	VPUNPCKLWD   Y3, Y4, Y8
+	VPUNPCKHBW   Y3, Y7, Y3
+	VPUNPCKLWD   Y5, Y0, Y7
+	VPUNPCKHWD   Y5, Y0, Y0
+	VPUNPCKLWD   Y3, Y4, Y5
 	VPUNPCKHWD   Y3, Y4, Y3
-	VMOVDQU      Y5, 128(AX)
+	VMOVDQU      Y7, 128(AX)
 	VMOVDQU      Y0, 160(AX)
-	VMOVDQU      Y8, 192(AX)
+	VMOVDQU      Y5, 192(AX)
 	VMOVDQU      Y3, 224(AX)
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y3
 	VPSHUFB      Y6, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y4
 	VPSHUFB      Y6, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y7, Y0, Y0
+	VPSHUFB      Y9, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y5
 	VPSHUFB      Y6, Y5, Y5
 	VPXOR        Y0, Y5, Y5
@@ -3845,9 +3725,9 @@ k3sbox3:
 	VPSHUFB      Y2, Y1, Y1
 	VPSHUFB      Y0, Y3, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y0, Y6, Y0
 	VPXOR        Y1, Y0, Y0
+	VPXOR        Y4, Y2, Y2
 	VPXOR        Y5, Y0, Y0
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y3
@@ -3872,9 +3752,9 @@ k3sbox3:
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y4, Y1, Y1
 	VPSHUFB      Y2, Y6, Y2
 	VPXOR        Y0, Y2, Y2
+	VPXOR        Y4, Y1, Y1
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
@@ -3937,9 +3817,9 @@ k3sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q0t1R<>+0(SB), Y5
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -3964,9 +3844,9 @@ k3sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -4029,9 +3909,9 @@ k3sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -4056,9 +3936,9 @@ k3sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q1t1R<>+0(SB), Y4
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -4121,9 +4001,9 @@ k3sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -4148,9 +4028,9 @@ k3sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -4225,9 +4105,9 @@ k3sbox3:
 	VPSHUFB      Y2, Y1, Y1
 	VPSHUFB      Y0, Y3, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y0, Y6, Y0
 	VPXOR        Y1, Y0, Y0
+	VPXOR        Y4, Y2, Y2
 	VPXOR        Y5, Y0, Y0
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y3
@@ -4252,9 +4132,9 @@ k3sbox3:
 	VPSHUFB      Y1, Y0, Y0
 	VPSHUFB      Y2, Y3, Y1
 	VPXOR        Y0, Y1, Y1
-	VPXOR        Y4, Y1, Y1
 	VPSHUFB      Y2, Y6, Y2
 	VPXOR        Y0, Y2, Y2
+	VPXOR        Y4, Y1, Y1
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y0
 	VMOVDQU      q1t0<>+0(SB), Y3
@@ -4317,9 +4197,9 @@ k3sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q0t1R<>+0(SB), Y5
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -4344,9 +4224,9 @@ k3sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -4409,9 +4289,9 @@ k3sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -4436,9 +4316,9 @@ k3sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q1t1R<>+0(SB), Y4
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -4501,9 +4381,9 @@ k3sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -4528,9 +4408,9 @@ k3sbox3:
 	VPSHUFB      Y5, Y4, Y4
 	VPSHUFB      Y6, Y7, Y5
 	VPXOR        Y4, Y5, Y5
-	VPXOR        Y8, Y5, Y5
 	VPSHUFB      Y6, Y10, Y6
 	VPXOR        Y4, Y6, Y6
+	VPXOR        Y8, Y5, Y5
 	VPXOR        Y9, Y6, Y6
 	VMOVDQU      q0t1R<>+0(SB), Y4
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -4625,47 +4505,41 @@ k2sbox0:
 	VMOVDQU      q0t2<>+0(SB), Y1
 	VMOVDQU      q0t3R<>+0(SB), Y8
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y1
 	VMOVDQU      q1t0<>+0(SB), Y5
 	VMOVDQU      q1ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -4677,46 +4551,46 @@ k2sbox0:
 	VPSHUFB      Y3, Y8, Y2
 	VPXOR        Y0, Y2, Y2
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y3
 	VPSHUFB      Y10, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y5
 	VPSHUFB      Y10, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y8
 	VPSHUFB      Y10, Y8, Y8
 	VPXOR        Y0, Y8, Y8
 	VPUNPCKLBW   Y5, Y3, Y0
-	VPUNPCKLBW   Y8, Y8, Y9
+	VPUNPCKLBW   Y8, Y8, Y10
 	VPUNPCKHBW   Y5, Y3, Y3
 	VPUNPCKHBW   Y8, Y8, Y5
-	VPUNPCKLWD   Y9, Y0, Y8
-	VPUNPCKHWD   Y9, Y0, Y0
-	VPUNPCKLWD   Y5, Y3, Y9
+	VPUNPCKLWD   Y10, Y0, Y8
+	VPUNPCKHWD   Y10, Y0, Y0
+	VPUNPCKLWD   Y5, Y3, Y10
 	VPUNPCKHWD   Y5, Y3, Y3
 	VMOVDQU      Y8, (DI)
 	VMOVDQU      Y0, 32(DI)
-	VMOVDQU      Y9, 64(DI)
+	VMOVDQU      Y10, 64(DI)
 	VMOVDQU      Y3, 96(DI)
 	VMOVDQU      q1lo01<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y3
-	VPSHUFB      Y11, Y3, Y3
+	VPSHUFB      Y9, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1lo5B<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y5
-	VPSHUFB      Y11, Y5, Y5
+	VPSHUFB      Y9, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VMOVDQU      q1loEF<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y4
-	VPSHUFB      Y11, Y4, Y4
+	VPSHUFB      Y9, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VPUNPCKLBW   Y5, Y3, Y0
 	VPUNPCKLBW   Y4, Y4, Y8
@@ -4847,47 +4721,41 @@ k2sbox1:
 	VMOVDQU      q0t2<>+0(SB), Y1
 	VMOVDQU      q0t3R<>+0(SB), Y8
 	VMOVDQU      q0ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y5
 	VMOVDQU      q0ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -4899,46 +4767,46 @@ k2sbox1:
 	VPSHUFB      Y3, Y8, Y2
 	VPXOR        Y0, Y2, Y2
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y3
 	VPSHUFB      Y10, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y5
 	VPSHUFB      Y10, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y8
 	VPSHUFB      Y10, Y8, Y8
 	VPXOR        Y0, Y8, Y8
 	VPUNPCKLBW   Y3, Y3, Y0
-	VPUNPCKLBW   Y8, Y5, Y9
+	VPUNPCKLBW   Y8, Y5, Y10
 	VPUNPCKHBW   Y3, Y3, Y3
 	VPUNPCKHBW   Y8, Y5, Y5
-	VPUNPCKLWD   Y9, Y0, Y8
-	VPUNPCKHWD   Y9, Y0, Y0
-	VPUNPCKLWD   Y5, Y3, Y9
+	VPUNPCKLWD   Y10, Y0, Y8
+	VPUNPCKHWD   Y10, Y0, Y0
+	VPUNPCKLWD   Y5, Y3, Y10
 	VPUNPCKHWD   Y5, Y3, Y3
 	VMOVDQU      Y8, (DI)
 	VMOVDQU      Y0, 32(DI)
-	VMOVDQU      Y9, 64(DI)
+	VMOVDQU      Y10, 64(DI)
 	VMOVDQU      Y3, 96(DI)
 	VMOVDQU      q0loEF<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y3
-	VPSHUFB      Y11, Y3, Y3
+	VPSHUFB      Y9, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo5B<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y5
-	VPSHUFB      Y11, Y5, Y5
+	VPSHUFB      Y9, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VMOVDQU      q0lo01<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y4
-	VPSHUFB      Y11, Y4, Y4
+	VPSHUFB      Y9, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VPUNPCKLBW   Y3, Y3, Y0
 	VPUNPCKLBW   Y4, Y5, Y8
@@ -5069,47 +4937,41 @@ k2sbox2:
 	VMOVDQU      q1t2<>+0(SB), Y1
 	VMOVDQU      q1t3R<>+0(SB), Y8
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q1t1R<>+0(SB), Y1
 	VMOVDQU      q1t0<>+0(SB), Y5
 	VMOVDQU      q1ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -5121,46 +4983,46 @@ k2sbox2:
 	VPSHUFB      Y3, Y8, Y2
 	VPXOR        Y0, Y2, Y2
 	VMOVDQU      q1lo5B<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y3
 	VPSHUFB      Y10, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1loEF<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y5
 	VPSHUFB      Y10, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VMOVDQU      q1lo01<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y8
 	VPSHUFB      Y10, Y8, Y8
 	VPXOR        Y0, Y8, Y8
 	VPUNPCKLBW   Y5, Y3, Y0
-	VPUNPCKLBW   Y5, Y8, Y9
+	VPUNPCKLBW   Y5, Y8, Y10
 	VPUNPCKHBW   Y5, Y3, Y3
 	VPUNPCKHBW   Y5, Y8, Y5
-	VPUNPCKLWD   Y9, Y0, Y8
-	VPUNPCKHWD   Y9, Y0, Y0
-	VPUNPCKLWD   Y5, Y3, Y9
+	VPUNPCKLWD   Y10, Y0, Y8
+	VPUNPCKHWD   Y10, Y0, Y0
+	VPUNPCKLWD   Y5, Y3, Y10
 	VPUNPCKHWD   Y5, Y3, Y3
 	VMOVDQU      Y8, (DI)
 	VMOVDQU      Y0, 32(DI)
-	VMOVDQU      Y9, 64(DI)
+	VMOVDQU      Y10, 64(DI)
 	VMOVDQU      Y3, 96(DI)
 	VMOVDQU      q1lo5B<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q1hi5B<>+0(SB), Y3
-	VPSHUFB      Y11, Y3, Y3
+	VPSHUFB      Y9, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q1loEF<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q1hiEF<>+0(SB), Y5
-	VPSHUFB      Y11, Y5, Y5
+	VPSHUFB      Y9, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VMOVDQU      q1lo01<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q1hi01<>+0(SB), Y4
-	VPSHUFB      Y11, Y4, Y4
+	VPSHUFB      Y9, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VPUNPCKLBW   Y5, Y3, Y0
 	VPUNPCKLBW   Y5, Y4, Y8
@@ -5291,47 +5153,41 @@ k2sbox3:
 	VMOVDQU      q1t2<>+0(SB), Y1
 	VMOVDQU      q1t3R<>+0(SB), Y8
 	VMOVDQU      q1ut3R<>+0(SB), Y12
-	VPSHUFB      Y11, Y1, Y11
-	VPSHUFB      Y0, Y8, Y13
-	VPXOR        Y11, Y13, Y13
-	VPXOR        Y9, Y13, Y13
+	VPXOR        Y9, Y8, Y8
+	VPXOR        Y10, Y12, Y12
+	VPSHUFB      Y11, Y1, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPXOR        Y9, Y10, Y10
 	VPSHUFB      Y0, Y12, Y0
-	VPXOR        Y11, Y0, Y0
-	VPXOR        Y10, Y0, Y0
+	VPXOR        Y9, Y0, Y0
 	VPSHUFB      Y5, Y1, Y5
-	VPSHUFB      Y4, Y8, Y11
-	VPXOR        Y5, Y11, Y11
-	VPXOR        Y9, Y11, Y11
+	VPSHUFB      Y4, Y8, Y9
+	VPXOR        Y5, Y9, Y9
 	VPSHUFB      Y4, Y12, Y4
 	VPXOR        Y5, Y4, Y4
-	VPXOR        Y10, Y4, Y4
 	VPSHUFB      Y7, Y1, Y5
 	VPSHUFB      Y6, Y8, Y7
 	VPXOR        Y5, Y7, Y7
-	VPXOR        Y9, Y7, Y7
 	VPSHUFB      Y6, Y12, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y10, Y6, Y6
 	VPSHUFB      Y3, Y1, Y1
 	VPSHUFB      Y2, Y8, Y3
 	VPXOR        Y1, Y3, Y3
-	VPXOR        Y9, Y3, Y3
 	VPSHUFB      Y2, Y12, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y10, Y2, Y2
 	VMOVDQU      q0t1R<>+0(SB), Y1
 	VMOVDQU      q0t0<>+0(SB), Y5
 	VMOVDQU      q0ut0<>+0(SB), Y8
 	VPSHUFB      Y0, Y1, Y0
-	VPSHUFB      Y13, Y5, Y9
-	VPXOR        Y0, Y9, Y9
-	VPSHUFB      Y13, Y8, Y10
+	VPSHUFB      Y10, Y5, Y11
+	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y10, Y8, Y10
 	VPXOR        Y0, Y10, Y10
 	VPSHUFB      Y4, Y1, Y0
-	VPSHUFB      Y11, Y5, Y4
+	VPSHUFB      Y9, Y5, Y4
 	VPXOR        Y0, Y4, Y4
-	VPSHUFB      Y11, Y8, Y11
-	VPXOR        Y0, Y11, Y11
+	VPSHUFB      Y9, Y8, Y9
+	VPXOR        Y0, Y9, Y9
 	VPSHUFB      Y6, Y1, Y0
 	VPSHUFB      Y7, Y5, Y6
 	VPXOR        Y0, Y6, Y6
@@ -5343,46 +5199,46 @@ k2sbox3:
 	VPSHUFB      Y3, Y8, Y2
 	VPXOR        Y0, Y2, Y2
 	VMOVDQU      q0lo5B<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y3
 	VPSHUFB      Y10, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo01<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y5
 	VPSHUFB      Y10, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VMOVDQU      q0loEF<>+0(SB), Y0
-	VPSHUFB      Y9, Y0, Y0
+	VPSHUFB      Y11, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y8
 	VPSHUFB      Y10, Y8, Y8
 	VPXOR        Y0, Y8, Y8
 	VPUNPCKLBW   Y5, Y3, Y0
-	VPUNPCKLBW   Y3, Y8, Y9
+	VPUNPCKLBW   Y3, Y8, Y10
 	VPUNPCKHBW   Y5, Y3, Y5
 	VPUNPCKHBW   Y3, Y8, Y3
-	VPUNPCKLWD   Y9, Y0, Y8
-	VPUNPCKHWD   Y9, Y0, Y0
-	VPUNPCKLWD   Y3, Y5, Y9
+	VPUNPCKLWD   Y10, Y0, Y8
+	VPUNPCKHWD   Y10, Y0, Y0
+	VPUNPCKLWD   Y3, Y5, Y10
 	VPUNPCKHWD   Y3, Y5, Y3
 	VMOVDQU      Y8, (AX)
 	VMOVDQU      Y0, 32(AX)
-	VMOVDQU      Y9, 64(AX)
+	VMOVDQU      Y10, 64(AX)
 	VMOVDQU      Y3, 96(AX)
 	VMOVDQU      q0lo5B<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q0hi5B<>+0(SB), Y3
-	VPSHUFB      Y11, Y3, Y3
+	VPSHUFB      Y9, Y3, Y3
 	VPXOR        Y0, Y3, Y3
 	VMOVDQU      q0lo01<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q0hi01<>+0(SB), Y5
-	VPSHUFB      Y11, Y5, Y5
+	VPSHUFB      Y9, Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VMOVDQU      q0loEF<>+0(SB), Y0
 	VPSHUFB      Y4, Y0, Y0
 	VMOVDQU      q0hiEF<>+0(SB), Y4
-	VPSHUFB      Y11, Y4, Y4
+	VPSHUFB      Y9, Y4, Y4
 	VPXOR        Y0, Y4, Y4
 	VPUNPCKLBW   Y5, Y3, Y0
 	VPUNPCKLBW   Y3, Y4, Y8
@@ -5489,9 +5345,9 @@ k2sbox3:
 	VPSHUFB      Y2, Y1, Y1
 	VPSHUFB      Y0, Y3, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y0, Y6, Y0
 	VPXOR        Y1, Y0, Y0
+	VPXOR        Y4, Y2, Y2
 	VPXOR        Y5, Y0, Y0
 	VMOVDQU      q1t1R<>+0(SB), Y1
 	VMOVDQU      q1t0<>+0(SB), Y3
@@ -5554,9 +5410,9 @@ k2sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q0t1R<>+0(SB), Y5
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -5619,9 +5475,9 @@ k2sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -5684,9 +5540,9 @@ k2sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q0t1R<>+0(SB), Y5
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -5761,9 +5617,9 @@ k2sbox3:
 	VPSHUFB      Y2, Y1, Y1
 	VPSHUFB      Y0, Y3, Y2
 	VPXOR        Y1, Y2, Y2
-	VPXOR        Y4, Y2, Y2
 	VPSHUFB      Y0, Y6, Y0
 	VPXOR        Y1, Y0, Y0
+	VPXOR        Y4, Y2, Y2
 	VPXOR        Y5, Y0, Y0
 	VMOVDQU      q1t1R<>+0(SB), Y1
 	VMOVDQU      q1t0<>+0(SB), Y3
@@ -5826,9 +5682,9 @@ k2sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q0t1R<>+0(SB), Y5
 	VMOVDQU      q0t0<>+0(SB), Y7
@@ -5891,9 +5747,9 @@ k2sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q1t1R<>+0(SB), Y5
 	VMOVDQU      q1t0<>+0(SB), Y7
@@ -5956,9 +5812,9 @@ k2sbox3:
 	VPSHUFB      Y6, Y5, Y5
 	VPSHUFB      Y4, Y7, Y6
 	VPXOR        Y5, Y6, Y6
-	VPXOR        Y8, Y6, Y6
 	VPSHUFB      Y4, Y10, Y4
 	VPXOR        Y5, Y4, Y4
+	VPXOR        Y8, Y6, Y6
 	VPXOR        Y9, Y4, Y4
 	VMOVDQU      q0t1R<>+0(SB), Y5
 	VMOVDQU      q0t0<>+0(SB), Y7
