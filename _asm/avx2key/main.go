@@ -51,9 +51,9 @@
 //
 // On Zen 5 (loaded; medians of 7 runs, one process each, of go test -run
 // '^$' -bench 'Expand/key=.*/(tables|avx2)$' ./internal/kernel, whose
-// rows alternate) the tables and the subkeys take 0.27, 0.35 and 0.46 us
-// for 128, 192 and 256-bit keys against 1.59, 1.76 and 2.15 us for the Go
-// table pass: 6.0x, 5.1x and 4.7x. About 0.1 us of each is Go's: the RS
+// rows alternate) the tables and the subkeys take 0.26, 0.36 and 0.45 us
+// for 128, 192 and 256-bit keys against 1.57, 1.78 and 2.19 us for the Go
+// table pass: 6.0x, 4.9x and 4.8x. About 0.1 us of each is Go's: the RS
 // product of the key words and the last steps of the subkeys.
 //
 // The chains of each key length are written out, selected by one branch
