@@ -34,5 +34,5 @@ func expandAVX2(ks *Schedule, key []byte) {
 	in := newKeyBytes(key, w)
 	var h [40]uint32
 	scheduleAVX2(&ks.tables().s, &h, &in, w.k)
-	ks.k = subkeysOfH(&h)
+	setSubkeysOfH(&ks.k, &h)
 }

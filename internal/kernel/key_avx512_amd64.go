@@ -79,5 +79,5 @@ func expandAVX512(ks *Schedule, tables, sliced bool, key []byte) {
 		y = ks.sliced()
 	}
 	scheduleAVX512(s, y, &h, &in, w.k)
-	ks.k = subkeysOfH((*[40]uint32)(h[:40]))
+	setSubkeysOfH(&ks.k, (*[40]uint32)(h[:40]))
 }

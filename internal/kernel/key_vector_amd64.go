@@ -2,6 +2,8 @@
 
 package kernel
 
+import "math/bits"
+
 // expandVector computes the schedule of key into ks with the vector
 // schedule that internal/cpu chose, and reports true: expandAVX512 for
 // every layout, or expandAVX2 for the tables alone. Elsewhere (no vector
@@ -30,12 +32,13 @@ func tablesVector(tables *[4][256]uint32, sliced *[256]uint32) bool {
 	return true
 }
 
-// subkeysOfH returns the subkeys of h(nρ, Me) for even n and h(nρ, Mo)
-// for odd n, n = 0..39, as the vector schedules leave them.
-func subkeysOfH(h *[40]uint32) [40]uint32 {
-	var a, b [20]uint32
-	for i := range 20 {
-		a[i], b[i] = h[2*i], h[2*i+1]
+// setSubkeysOfH sets k to the subkeys of h(nρ, Me) for even n and
+// h(nρ, Mo) for odd n, n = 0..39, as the vector schedules leave them:
+// combineSubkeys of the even and the odd words, in place.
+func setSubkeysOfH(k, h *[40]uint32) {
+	for i := 0; i < 40; i += 2 {
+		b := bits.RotateLeft32(h[i+1], 8)
+		k[i] = h[i] + b
+		k[i+1] = bits.RotateLeft32(h[i]+2*b, 9)
 	}
-	return combineSubkeys(&a, &b)
 }
