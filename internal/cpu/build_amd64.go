@@ -10,7 +10,7 @@ var (
 	scalarImpls   = []string{"bmi", "baseline"}
 	ghashImpls    = []string{"avx512-vpclmulqdq", "avx2-vpclmulqdq", "pclmulqdq", "generic"}
 	ocbMaskImpls  = []string{"avx512", "avx2", "sse2", "generic"}
-	keySchedImpls = []string{"avx512-vbmi", "generic"}
+	keySchedImpls = []string{"avx512-vbmi", "avx2", "generic"}
 )
 
 // scalarWhy is the reason of the scalar body's choice.

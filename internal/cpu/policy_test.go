@@ -217,8 +217,15 @@ func TestDecide(t *testing.T) {
 				if c.BlockCT.Name != tc.ct || c.Scalar.Name != tc.scalar || c.GHASH.Name != tc.ghash || c.OCBMask.Name != tc.ocb {
 					t.Errorf("constant-time %s, scalar %s, GHASH %s, OCB %s; want %s, %s, %s, %s", c.BlockCT.Name, c.Scalar.Name, c.GHASH.Name, c.OCBMask.Name, tc.ct, tc.scalar, tc.ghash, tc.ocb)
 				}
-				if want := map[bool]string{true: "avx512-vbmi", false: "generic"}[strings.HasPrefix(tc.ct, "avx512-")]; c.KeySched.Name != want {
-					t.Errorf("key schedule %s, want %s (it needs what avx512-vbmi needs)", c.KeySched.Name, want)
+				want := "generic"
+				switch {
+				case strings.HasPrefix(tc.ct, "avx512-"):
+					want = "avx512-vbmi"
+				case strings.HasPrefix(tc.ct, "avx2-"):
+					want = "avx2"
+				}
+				if c.KeySched.Name != want {
+					t.Errorf("key schedule %s, want %s (it needs what the %s kernels need)", c.KeySched.Name, want, want)
 				}
 			} else if c.BlockCT.Name != "generic-ct" {
 				t.Errorf("constant-time %s in a build with only portable code", c.BlockCT.Name)

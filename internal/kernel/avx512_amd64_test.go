@@ -70,13 +70,18 @@ func checkAVX512Assembly(t *testing.T, name string, want ...string) {
 		}
 	}
 
-	// The kernels may need no feature that internal/cpu's rule does not
-	// check; avo lists what each needs in a "// Requires:" comment just
-	// before its TEXT line.
-	checked := map[string]bool{"AVX": true, "AVX512F": true, "AVX512BW": true, "AVX512VL": true, "AVX512VBMI": true}
+	checkRequires(t, name, string(data), len(funcs), "AVX", "AVX512F", "AVX512BW", "AVX512VL", "AVX512VBMI")
+}
+
+// checkRequires checks that each of the nfuncs functions of the assembly
+// src (the file name) needs no feature but checked (and GFNI for the
+// functions named so), which internal/cpu's rule checks; avo lists what
+// each needs in a "// Requires:" comment just before its TEXT line.
+func checkRequires(t *testing.T, name, src string, nfuncs int, checked ...string) {
+	t.Helper()
 	n := 0
 	var requires string
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(src, "\n") {
 		if rest, ok := strings.CutPrefix(line, "// Requires: "); ok {
 			requires = rest
 			continue
@@ -92,14 +97,14 @@ func checkAVX512Assembly(t *testing.T, name string, want ...string) {
 		}
 		n++
 		for _, f := range strings.Split(requires, ", ") {
-			if !checked[f] && !(f == "GFNI" && strings.HasSuffix(fn, "GFNI")) {
+			if !slices.Contains(checked, f) && !(f == "GFNI" && strings.HasSuffix(fn, "GFNI")) {
 				t.Errorf("%s: %s requires %s, which internal/cpu does not check for it", name, fn, f)
 			}
 		}
 		requires = ""
 	}
-	if n != len(funcs) {
-		t.Errorf("%s: %d Requires comments for %d functions", name, n, len(funcs))
+	if n != nfuncs {
+		t.Errorf("%s: %d Requires comments for %d functions", name, n, nfuncs)
 	}
 }
 

@@ -29,6 +29,18 @@ type keyBytesAVX512 struct {
 	memo [4][4][2]byte
 }
 
+// newKeyBytes returns the key material of key, whose words are w, as
+// scheduleAVX512 and scheduleAVX2 read it.
+func newKeyBytes(key []byte, w keyWords) keyBytesAVX512 {
+	in := keyBytesAVX512{sv: w.sv}
+	for m := range w.k {
+		for j := range 4 {
+			in.memo[m][j] = [2]byte{key[8*m+j], key[8*m+4+j]}
+		}
+	}
+	return in
+}
+
 // scheduleAVX512 computes, for the key of in (k 64-bit words: 2, 3 or 4),
 // the key-dependent S-boxes before the MDS multiply into sliced (S-box j
 // at bytes 256j..256j+255, the byte-sliced kernels' layout) unless sliced
@@ -49,17 +61,6 @@ func scheduleAVX512(tables *[4][256]uint32, sliced *[256]uint32, h *[48]uint32, 
 //go:noescape
 func tablesFromSlicedAVX512(tables *[4][256]uint32, sliced *[256]uint32)
 
-// tablesVector sets tables from sliced as tablesFromSlicedAVX512 does, and
-// reports true, where this CPU runs it (keyAVX512); elsewhere it reports
-// false.
-func tablesVector(tables *[4][256]uint32, sliced *[256]uint32) bool {
-	if !keyAVX512 {
-		return false
-	}
-	tablesFromSlicedAVX512(tables, sliced)
-	return true
-}
-
 // expandAVX512 computes the schedule of a 16, 24 or 32-byte key into ks:
 // the subkeys, the MDS·S-box tables if tables and the byte-sliced S-boxes
 // if sliced, as expandTables does, but with no secret-indexed memory
@@ -67,12 +68,7 @@ func tablesVector(tables *[4][256]uint32, sliced *[256]uint32) bool {
 // have the layouts; the CPU must run scheduleAVX512 (keyAVX512).
 func expandAVX512(ks *Schedule, tables, sliced bool, key []byte) {
 	w := splitKey(key)
-	in := keyBytesAVX512{sv: w.sv}
-	for m := range w.k {
-		for j := range 4 {
-			in.memo[m][j] = [2]byte{key[8*m+j], key[8*m+4+j]}
-		}
-	}
+	in := newKeyBytes(key, w)
 	var h [48]uint32
 	var s *[4][256]uint32
 	var y *[256]uint32
@@ -83,20 +79,5 @@ func expandAVX512(ks *Schedule, tables, sliced bool, key []byte) {
 		y = ks.sliced()
 	}
 	scheduleAVX512(s, y, &h, &in, w.k)
-	var a, b [20]uint32
-	for i := range 20 {
-		a[i], b[i] = h[2*i], h[2*i+1]
-	}
-	ks.k = combineSubkeys(&a, &b)
-}
-
-// expandVector computes the schedule of key into ks as expandAVX512 does,
-// and reports true, where this CPU runs scheduleAVX512; elsewhere it
-// reports false and leaves ks as it was.
-func expandVector(ks *Schedule, tables, sliced bool, key []byte) bool {
-	if !keyAVX512 {
-		return false
-	}
-	expandAVX512(ks, tables, sliced, key)
-	return true
+	setSubkeysOfH(&ks.k, (*[40]uint32)(h[:40]))
 }

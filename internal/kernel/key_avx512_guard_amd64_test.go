@@ -23,13 +23,7 @@ func TestScheduleAVX512Guarded(t *testing.T) {
 		ref := withLayouts(tablesLayout, slicedLayout)
 		ref.expandTables(key, true)
 		w := splitKey(key)
-		var inGo keyBytesAVX512
-		inGo.sv = w.sv
-		for m := range w.k {
-			for j := range 4 {
-				inGo.memo[m][j] = [2]byte{key[8*m+j], key[8*m+4+j]}
-			}
-		}
+		inGo := newKeyBytes(key, w)
 		for _, atEnd := range []bool{true, false} {
 			place := func(n int) unsafe.Pointer {
 				g := guardpage.New(t, n)
@@ -47,11 +41,8 @@ func TestScheduleAVX512Guarded(t *testing.T) {
 			if *s != ref.tables().s || *y != *ref.sliced() {
 				t.Fatalf("key %x: guarded S-boxes differ from expandTables", key)
 			}
-			var a, b [20]uint32
-			for i := range 20 {
-				a[i], b[i] = h[2*i], h[2*i+1]
-			}
-			if combineSubkeys(&a, &b) != ref.k {
+			var k [40]uint32
+			if setSubkeysOfH(&k, (*[40]uint32)(h[:40])); k != ref.k {
 				t.Fatalf("key %x: guarded subkeys differ from expandTables", key)
 			}
 			s2 := (*[4][256]uint32)(place(4096))

@@ -12,7 +12,9 @@ import (
 // avx512-vbmi without the vector schedule) and ct (avx2-ct, generic-ct)
 // ones, and where the CPU has it the vector schedule (key_avx512_amd64.go)
 // of both layouts (NewCipher on AVX-512 VBMI) and of the byte-sliced one
-// (NewCipherConstantTime there):
+// (NewCipherConstantTime there), and the AVX2 schedule of the tables
+// (avx2, key_avx2_amd64.go: NewCipher on AVX2 without AVX-512 VBMI), which
+// runs on AVX-512 CPUs too:
 //
 //	go test -run '^$' -bench Expand -count 5 ./internal/kernel
 func BenchmarkExpand(b *testing.B) {
@@ -29,10 +31,14 @@ func BenchmarkExpand(b *testing.B) {
 			{"ct", func() { ct.expandCT(key) }},
 			{"vector-tables+sliced", func() { expandVector(ks, true, true, key) }},
 			{"vector-sliced", func() { expandVector(ks, false, true, key) }},
+			{"avx2", func() { expandAVX2Bench(ks, key) }},
 		} {
 			b.Run(fmt.Sprintf("key=%d/%s", bits, e.name), func(b *testing.B) {
 				if strings.HasPrefix(e.name, "vector") && !expandVector(ks, true, true, key) {
 					b.Skip("no vector key schedule on this CPU")
+				}
+				if e.name == "avx2" && !expandAVX2Bench(ks, key) {
+					b.Skip("no AVX2 key schedule on this CPU")
 				}
 				b.ReportAllocs()
 				for b.Loop() {

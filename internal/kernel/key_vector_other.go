@@ -3,7 +3,7 @@
 package kernel
 
 // expandVector reports false: this build has no vector key schedule
-// (key_avx512_amd64.go), and the Go schedules serve every kernel.
+// (key_vector_amd64.go), and the Go schedules serve every kernel.
 func expandVector(ks *Schedule, tables, sliced bool, key []byte) bool { return false }
 
 // tablesVector reports false: the Go loop of fromSliced builds the tables.

@@ -31,13 +31,15 @@ import (
 // to the emulated CPUID facts with that status.
 
 // emulatedCPUs are the qemu CPU models of the test, with the injected GDS
-// status and the implementation the policy must choose.
-var emulatedCPUs = []struct{ cpu, gds, want string }{
-	{"Nehalem", "Not affected", "amd64-3way"},
-	{"Haswell", "Not affected", "avx2-gather"},
-	{"Skylake-Client", "Vulnerable", "avx2-vpgather"},
-	{"Skylake-Client", "Mitigation: Microcode", "avx2-gather"},
-	{"EPYC-Milan", "Not affected", "avx2-gather"},
+// status and the implementations the policy must choose: the block kernel
+// and the key schedule (whose known answers the kernels' tests check,
+// through the schedule of each new key).
+var emulatedCPUs = []struct{ cpu, gds, want, key string }{
+	{"Nehalem", "Not affected", "amd64-3way", "generic"},
+	{"Haswell", "Not affected", "avx2-gather", "avx2"},
+	{"Skylake-Client", "Vulnerable", "avx2-vpgather", "avx2"},
+	{"Skylake-Client", "Mitigation: Microcode", "avx2-gather", "avx2"},
+	{"EPYC-Milan", "Not affected", "avx2-gather", "avx2"},
 }
 
 // emulatedTests are the tests each emulated CPU runs, with -short: the
@@ -46,7 +48,7 @@ var emulatedTests = []string{"TestEmulatedDispatch", "TestKnownAnswers", "TestMo
 
 func TestEmulatedDispatch(t *testing.T) {
 	if want, ok := os.LookupEnv("TWOFISH_QEMU_WANT"); ok {
-		emulatedChild(t, want)
+		emulatedChild(t, want, os.Getenv("TWOFISH_QEMU_KEY"))
 		return
 	}
 	if testing.Short() || !exhaustive() && os.Getenv("TWOFISH_REQUIRE_QEMU") != "1" {
@@ -94,7 +96,7 @@ func TestEmulatedDispatch(t *testing.T) {
 					env = append(env, kv)
 				}
 			}
-			cmd.Env = append(env, "TWOFISH_QEMU_WANT="+tc.want, "TWOFISH_TEST_GDS="+tc.gds,
+			cmd.Env = append(env, "TWOFISH_QEMU_WANT="+tc.want, "TWOFISH_QEMU_KEY="+tc.key, "TWOFISH_TEST_GDS="+tc.gds,
 				"TWOFISH_TEST_REQUIRE="+require, "TWOFISH_TEST_IMPLS="+require)
 			out, err := cmd.CombinedOutput()
 			var exit *exec.ExitError
@@ -120,9 +122,10 @@ func TestEmulatedDispatch(t *testing.T) {
 }
 
 // emulatedChild is TestEmulatedDispatch inside qemu: the policy must choose
-// want for the emulated CPUID facts with the given GDS status, and this
-// process must use the policy's choice for its own facts.
-func emulatedChild(t *testing.T, want string) {
+// the block kernel want and the key schedule key for the emulated CPUID
+// facts with the given GDS status, and this process must use the policy's
+// choice for its own facts.
+func emulatedChild(t *testing.T, want, key string) {
 	f := cpu.HostFacts()
 	f.GDS = os.Getenv("TWOFISH_TEST_GDS")
 	t.Logf("emulated: %s %q %s, features %v, GDS %q", f.Vendor, f.Brand, f.FamilyModel(), f.Features(), f.GDS)
@@ -130,6 +133,9 @@ func emulatedChild(t *testing.T, want string) {
 	t.Logf("emulated: the policy chooses %s: %s", b.Name, b.Reason)
 	if b.Name != want {
 		t.Errorf("the policy chose %s (%s), want %s", b.Name, b.Reason, want)
+	}
+	if k := cpu.Decide(f).KeySched; k.Name != key {
+		t.Errorf("the policy chose the %s key schedule (%s), want %s", k.Name, k.Reason, key)
 	}
 	if own := cpu.Decide(cpu.HostFacts()).Block.Name; Auto().Bulk.Name != own {
 		t.Errorf("new Ciphers use %s, the policy's choice for this process is %s", Auto().Bulk.Name, own)

@@ -25,8 +25,9 @@ import (
 //     runtime's own memory: not counted. A secret is a value memcheck
 //     traces to ctgrind's marking (secretFunc).
 //  4. A report under a control function is the negative control's: each
-//     control function must have at least one traced to the secret, or
-//     the check could not see a table look-up. (Memcheck loses the origin
+//     control function that the run ran (the run names them) must have at
+//     least one traced to the secret, or the check could not see a table
+//     look-up. (Memcheck loses the origin
 //     of some values that pass through vector registers: the control's
 //     reports without one are not counted.)
 //  5. An uninitialised value without an origin is a finding: it may be a
@@ -54,11 +55,11 @@ const modulePath = "github.com/twofish-go/twofish"
 // secretFunc is the function that marks secrets undefined.
 const secretFunc = "main.secret"
 
-// checkFuncs are the functions of the checks (run_valgrind.go); the last
-// two are the negative control.
+// checkFuncs are the functions of the checks (run_valgrind.go), and
+// controlFuncs those of the negative control among them.
 var (
-	checkFuncs   = []string{"main.checkConstantTime", "main.controlBlock", "main.controlKey"}
-	controlFuncs = checkFuncs[1:]
+	controlFuncs = []string{"main.controlBlock", "main.controlKey"}
+	checkFuncs   = append([]string{"main.checkConstantTime", "main.checkKeySchedule"}, controlFuncs...)
 )
 
 // allocatorFuncs match the innermost frames of the runtime allocator's
@@ -153,6 +154,9 @@ func (r report) uninitialised() bool {
 // unknown, for frames of module code inlined into other packages.
 type classifier struct {
 	root string
+	// controls are the control functions that the run ran: those whose
+	// reports check requires.
+	controls []string
 }
 
 func (c classifier) inModule(f frame) bool {
@@ -239,14 +243,22 @@ const (
 	inconclusive = 3
 )
 
-func classifyFile(name string) int {
+// classifyFile checks the valgrind XML output in the file name of a run
+// that ran the control functions controls.
+func classifyFile(name string, controls []string) int {
+	for _, cf := range controls {
+		if !slices.Contains(controlFuncs, cf) {
+			fmt.Fprintf(os.Stderr, "ctgrind: FAIL: %s is no control function (%s)\n", cf, strings.Join(controlFuncs, ", "))
+			return fail
+		}
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ctgrind: FAIL:", err)
 		return fail
 	}
 	defer f.Close()
-	return (classifier{moduleRoot()}).check(f, os.Stdout)
+	return (classifier{moduleRoot(), controls}).check(f, os.Stdout)
 }
 
 // check reads valgrind's XML output from r, prints the reports that count
@@ -322,7 +334,10 @@ func (c classifier) check(r io.Reader, w io.Writer) int {
 	if byClass[finding]+byClass[noOrigin] > 0 {
 		failed("memcheck reported secret-dependent branches or addresses in the constant-time paths")
 	}
-	for _, cf := range controlFuncs {
+	if len(c.controls) == 0 {
+		failed("the run named no negative control")
+	}
+	for _, cf := range c.controls {
 		if len(controls[cf]) == 0 {
 			failed("negative control %s: memcheck reported nothing, so the check cannot see table look-ups", cf)
 			continue

@@ -95,27 +95,34 @@ func decode(s string, out *valgrindOutput) error {
 }
 
 func TestCheck(t *testing.T) {
-	c := classifier{}
+	c := classifier{controls: controlFuncs}
 	controlBlock := xmlError("UninitValue", []string{kernelFn, "main.controlBlock"}, secretOrigin)
 	controlKey := xmlError("UninitValue", []string{modulePath + "/internal/kernel.h", "main.controlKey"}, secretOrigin)
 	leak := xmlError("UninitValue", []string{kernelFn, "main.checkConstantTime"}, secretOrigin)
 	lost := xmlError("InvalidRead", []string{kernelFn, "main.checkConstantTime"}, nil)
 	tests := []struct {
-		name string
-		xml  string
-		want int
+		name     string
+		xml      string
+		want     int
+		controls []string // the controls of the run, if not all
 	}{
-		{"clean, with the control", wrap(controlBlock, controlKey), pass},
-		{"a finding", wrap(controlBlock, controlKey, leak), fail},
-		{"memory state lost", wrap(controlBlock, controlKey, lost), inconclusive},
-		{"a finding and memory state lost", wrap(controlBlock, controlKey, lost, leak), fail},
-		{"no control", wrap(), fail},
-		{"half the control", wrap(controlBlock), fail},
-		{"unfinished", strings.Replace(wrap(controlBlock, controlKey), "FINISHED", "RUNNING", 1), fail},
-		{"not XML", "valgrind: failed to start", fail},
+		{"clean, with the control", wrap(controlBlock, controlKey), pass, nil},
+		{"a finding", wrap(controlBlock, controlKey, leak), fail, nil},
+		{"memory state lost", wrap(controlBlock, controlKey, lost), inconclusive, nil},
+		{"a finding and memory state lost", wrap(controlBlock, controlKey, lost, leak), fail, nil},
+		{"no control", wrap(), fail, nil},
+		{"half the control", wrap(controlBlock), fail, nil},
+		{"the control the run ran", wrap(controlBlock), pass, []string{"main.controlBlock"}},
+		{"no control run", wrap(controlBlock, controlKey), fail, []string{}},
+		{"unfinished", strings.Replace(wrap(controlBlock, controlKey), "FINISHED", "RUNNING", 1), fail, nil},
+		{"not XML", "valgrind: failed to start", fail, nil},
 	}
 	for _, tt := range tests {
 		var w strings.Builder
+		c := c
+		if tt.controls != nil {
+			c.controls = tt.controls
+		}
 		if got := c.check(strings.NewReader(tt.xml), &w); got != tt.want {
 			t.Errorf("%s: check = %v, want %v; output:\n%s", tt.name, got, tt.want, w.String())
 		}
