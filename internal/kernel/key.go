@@ -169,13 +169,17 @@ func (ks *Schedule) fromSliced(src *Schedule) {
 }
 
 // tablesFromSliced sets s[j][x] to MDS column j times byte x of S-box j
-// of the byte-sliced S-boxes y.
+// of the byte-sliced S-boxes y, which hold it in byte x%4 of their
+// little-endian word 64j+x/4 (slicedSbox), whatever the machine's byte
+// order.
 func tablesFromSliced(s *[4][256]uint32, y *[256]uint32) {
-	b := (*[4][256]byte)(unsafe.Pointer(y))
 	for j := range 4 {
-		col := &mdsCols[j]
-		for x, v := range &b[j] {
-			s[j][x] = col[v]
+		col, d := &mdsCols[j], &s[j]
+		for i, w := range y[64*j : 64*j+64] {
+			d[4*i&255] = col[byte(w)]
+			d[(4*i+1)&255] = col[byte(w>>8)]
+			d[(4*i+2)&255] = col[byte(w>>16)]
+			d[(4*i+3)&255] = col[byte(w>>24)]
 		}
 	}
 }
