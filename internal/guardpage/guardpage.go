@@ -38,3 +38,14 @@ func (g *Region) AtEnd(n int) []byte { return g.usable[len(g.usable)-n:] }
 // AtStart returns n bytes flush against the preceding guard page, with no
 // capacity beyond them.
 func (g *Region) AtStart(n int) []byte { return g.usable[:n:n] }
+
+// Flush returns n bytes of a new Region, flush against its following
+// guard page if atEnd and against its preceding one otherwise.
+func Flush(tb testing.TB, n int, atEnd bool) []byte {
+	tb.Helper()
+	g := New(tb, n)
+	if atEnd {
+		return g.AtEnd(n)
+	}
+	return g.AtStart(n)
+}

@@ -24,13 +24,7 @@ func TestScheduleAVX2Guarded(t *testing.T) {
 		w := splitKey(key)
 		inGo := newKeyBytes(key, w)
 		for _, atEnd := range []bool{true, false} {
-			place := func(n int) unsafe.Pointer {
-				g := guardpage.New(t, n)
-				if atEnd {
-					return unsafe.Pointer(&g.AtEnd(n)[0])
-				}
-				return unsafe.Pointer(&g.AtStart(n)[0])
-			}
+			place := func(n int) unsafe.Pointer { return unsafe.Pointer(&guardpage.Flush(t, n, atEnd)[0]) }
 			s := (*[4][256]uint32)(place(4096))
 			h := (*[40]uint32)(place(4 * 40))
 			in := (*keyBytesAVX512)(place(int(unsafe.Sizeof(inGo))))
