@@ -12,15 +12,15 @@ import "github.com/twofish-go/twofish/internal/kernel"
 // between them and the kernel costs about 3% of a 1-way block.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	k, ks := c.k.Single()
-	if ks == nil {
-		k, ks = c.k.WarmSingle()
+	k, ks, t := c.k.Single()
+	if t == nil {
+		k, ks, t = c.k.WarmSingle()
 	}
 	switch k {
 	case kernel.AMD64x1BMI:
-		kernel.EncryptBlock1xBMI(ks, &dst[0], &src[0])
+		kernel.EncryptBlock1xBMI(t, ks, &dst[0], &src[0])
 	case kernel.AMD64x1:
-		kernel.EncryptBlock1x(ks, &dst[0], &src[0])
+		kernel.EncryptBlock1x(t, ks, &dst[0], &src[0])
 	case kernel.AVX512GFNI:
 		kernel.EncryptBlockAVX512GFNI(ks, &dst[0], &src[0])
 	case kernel.AVX512VBMI:
@@ -30,7 +30,7 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 	case kernel.GenericCT:
 		kernel.EncryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:
-		kernel.EncryptBlockGeneric(ks, dst, src)
+		kernel.EncryptBlockGeneric(t, ks, dst, src)
 	default:
 		panic(errNoKey)
 	}
@@ -40,15 +40,15 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	k, ks := c.k.Single()
-	if ks == nil {
-		k, ks = c.k.WarmSingle()
+	k, ks, t := c.k.Single()
+	if t == nil {
+		k, ks, t = c.k.WarmSingle()
 	}
 	switch k {
 	case kernel.AMD64x1BMI:
-		kernel.DecryptBlock1xBMI(ks, &dst[0], &src[0])
+		kernel.DecryptBlock1xBMI(t, ks, &dst[0], &src[0])
 	case kernel.AMD64x1:
-		kernel.DecryptBlock1x(ks, &dst[0], &src[0])
+		kernel.DecryptBlock1x(t, ks, &dst[0], &src[0])
 	case kernel.AVX512GFNI:
 		kernel.DecryptBlockAVX512GFNI(ks, &dst[0], &src[0])
 	case kernel.AVX512VBMI:
@@ -58,7 +58,7 @@ func (c *Cipher) Decrypt(dst, src []byte) {
 	case kernel.GenericCT:
 		kernel.DecryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:
-		kernel.DecryptBlockGeneric(ks, dst, src)
+		kernel.DecryptBlockGeneric(t, ks, dst, src)
 	default:
 		panic(errNoKey)
 	}

@@ -12,19 +12,19 @@ import "github.com/twofish-go/twofish/internal/kernel"
 // block is one call from here to the kernel.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	k, ks := c.k.Single()
-	if ks == nil {
-		k, ks = c.k.WarmSingle()
+	k, ks, t := c.k.Single()
+	if t == nil {
+		k, ks, t = c.k.WarmSingle()
 	}
 	switch k {
 	case kernel.ARM64x1:
-		kernel.EncryptBlock1x(ks, &dst[0], &src[0])
+		kernel.EncryptBlock1x(t, ks, &dst[0], &src[0])
 	case kernel.ARM64NEON:
 		kernel.EncryptBlockNEON(ks, dst, src)
 	case kernel.GenericCT:
 		kernel.EncryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:
-		kernel.EncryptBlockGeneric(ks, dst, src)
+		kernel.EncryptBlockGeneric(t, ks, dst, src)
 	default:
 		panic(errNoKey)
 	}
@@ -34,19 +34,19 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	k, ks := c.k.Single()
-	if ks == nil {
-		k, ks = c.k.WarmSingle()
+	k, ks, t := c.k.Single()
+	if t == nil {
+		k, ks, t = c.k.WarmSingle()
 	}
 	switch k {
 	case kernel.ARM64x1:
-		kernel.DecryptBlock1x(ks, &dst[0], &src[0])
+		kernel.DecryptBlock1x(t, ks, &dst[0], &src[0])
 	case kernel.ARM64NEON:
 		kernel.DecryptBlockNEON(ks, dst, src)
 	case kernel.GenericCT:
 		kernel.DecryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:
-		kernel.DecryptBlockGeneric(ks, dst, src)
+		kernel.DecryptBlockGeneric(t, ks, dst, src)
 	default:
 		panic(errNoKey)
 	}

@@ -8,15 +8,15 @@ import "github.com/twofish-go/twofish/internal/kernel"
 // overlap entirely or not at all.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	k, ks := c.k.Single()
-	if ks == nil {
-		k, ks = c.k.WarmSingle()
+	k, ks, t := c.k.Single()
+	if t == nil {
+		k, ks, t = c.k.WarmSingle()
 	}
 	switch k {
 	case kernel.GenericCT:
 		kernel.EncryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:
-		kernel.EncryptBlockGeneric(ks, dst, src)
+		kernel.EncryptBlockGeneric(t, ks, dst, src)
 	default:
 		panic(errNoKey)
 	}
@@ -26,15 +26,15 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 // overlap entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	k, ks := c.k.Single()
-	if ks == nil {
-		k, ks = c.k.WarmSingle()
+	k, ks, t := c.k.Single()
+	if t == nil {
+		k, ks, t = c.k.WarmSingle()
 	}
 	switch k {
 	case kernel.GenericCT:
 		kernel.DecryptBlockGenericCT(ks, dst, src)
 	case kernel.Generic:
-		kernel.DecryptBlockGeneric(ks, dst, src)
+		kernel.DecryptBlockGeneric(t, ks, dst, src)
 	default:
 		panic(errNoKey)
 	}

@@ -39,7 +39,7 @@ type Cipher struct {
 // building them costs (the blocks of a mode's setup, as GCM's hash key,
 // and short runs). So a new key costs what NewCipherConstantTime's does,
 // and a key for one GCM, OCB, CTR or XTS message never pays for the tables
-// (4,864 bytes).
+// (4,096 bytes).
 func NewCipher(key []byte) (*Cipher, error) {
 	return newCipher(key, kernel.Auto())
 }

@@ -7,9 +7,10 @@
 // Each kernel is written once, parameterised by the number of lanes (blocks
 // in flight) and the direction; Go loops below interleave the lanes' rounds
 // into one instruction stream, so that an out-of-order core overlaps the
-// independent blocks' table look-ups. The kernels follow the layout of the
-// schedule type in key.go: the four MDS·S-box tables s[0..3] at offsets 0,
-// 1024, 2048 and 3072 of the schedule, the 40 subkeys k at offset 4096.
+// independent blocks' table look-ups. The kernels take two pointers, to the
+// types of key.go: the Tables, the four MDS·S-box tables s[0..3] at offsets
+// 0, 1024, 2048 and 3072, and the Schedule, whose first 160 bytes are the 40
+// subkeys k. A Cipher may hold the two apart (cipher.go).
 //
 // The generator refuses BP: a kernel that writes BP breaks frame-pointer
 // unwinding (profilers, debuggers, tracers) while it runs, so the build
@@ -39,21 +40,21 @@ func main() {
 	})
 }
 
-// Offsets into the schedule.
-const (
-	tablesOffset  = 0    // s [4][256]uint32
-	subkeysOffset = 4096 // k [40]uint32
-)
+// keys is where a kernel finds its key material: the register that holds
+// the tables' address, and the subkeys, at their address in a register or
+// copied into the frame.
+type keys struct {
+	t reg.Register
+	k operand.Mem
+}
 
 // table returns the memory operand s[j][i] for the index register i.
-func table(ks reg.Register, j int, i reg.Register) operand.Mem {
-	return operand.Mem{Base: ks, Index: i, Scale: 4, Disp: tablesOffset + 1024*j}
+func (ks keys) table(j int, i reg.Register) operand.Mem {
+	return operand.Mem{Base: ks.t, Index: i, Scale: 4, Disp: 1024 * j}
 }
 
 // subkey returns the memory operand k[n].
-func subkey(ks reg.Register, n int) operand.Mem {
-	return operand.Mem{Base: ks, Disp: subkeysOffset + 4*n}
-}
+func (ks keys) subkey(n int) operand.Mem { return ks.k.Offset(4 * n) }
 
 // gpr is a general-purpose register, physical or virtual.
 type gpr interface {
@@ -120,7 +121,7 @@ type lane struct {
 // and are the next active pair. s is the memory slot that takes the current
 // active pair. ro is nil, or in a rolled loop the stack slot that holds the
 // byte offset of this iteration's subkeys from k[k0].
-func halfRound(ks reg.Register, ls []*lane, k0 int, dec bool, s int, ro operand.Op) {
+func halfRound(ks keys, ls []*lane, k0 int, dec bool, s int, ro operand.Op) {
 	steps := make([][]step, len(ls))
 	// The subkeys' offset, loaded by lane 0 for all.
 	var o reg.GPVirtual
@@ -164,9 +165,9 @@ func halfRound(ks reg.Register, ls []*lane, k0 int, dec bool, s int, ro operand.
 			// first (see lane.skew), for one more instruction.
 			f0, u = t0, c.GP32()
 			// In a rolled loop, ro holds the subkeys' offset.
-			sk := func(n int) operand.Mem { return subkey(ks, n) }
+			sk := ks.subkey
 			if ro != nil {
-				sk = func(n int) operand.Mem { m := subkey(ks, n); m.Index, m.Scale = o, 1; return m }
+				sk = func(n int) operand.Mem { m := ks.subkey(n); m.Index, m.Scale = o, 1; return m }
 			}
 			pht := len(ss)
 			switch {
@@ -222,8 +223,8 @@ func halfRound(ks reg.Register, ls []*lane, k0 int, dec bool, s int, ro operand.
 			f0, u = c.GP32(), c.GP32()
 			first := ss[0]
 			ss[0] = func() {
-				c.MOVL(subkey(ks, k0), f0)
-				c.MOVL(subkey(ks, k0+1), u)
+				c.MOVL(ks.subkey(k0), f0)
+				c.MOVL(ks.subkey(k0+1), u)
 				first()
 			}
 			add1 := func() { c.ADDL(t1, f0); c.LEAL(operand.Mem{Base: u.As64(), Index: t1.As64(), Scale: 2}, u) }
@@ -265,9 +266,9 @@ func halfRound(ks reg.Register, ls []*lane, k0 int, dec bool, s int, ro operand.
 
 // look emits the table look-up of byte j of w through table tab into the
 // accumulator t: the first (j = 0) loads t, the others XOR into it.
-func (l *lane) look(ks reg.Register, w, t, hi gpr, j, tab int) step {
+func (l *lane) look(ks keys, w, t, hi gpr, j, tab int) step {
 	load := func(i reg.Register) {
-		m := table(ks, tab, i.(gpr).As64())
+		m := ks.table(tab, i.(gpr).As64())
 		if j == 0 {
 			c.MOVL(m, t)
 		} else {
@@ -306,7 +307,7 @@ func (l *lane) look(ks reg.Register, w, t, hi gpr, j, tab int) step {
 // look23 emits the look-ups of bytes 2 and 3 of w, through tables tab2
 // and tab3, into t, from one copy of w shifted right by 16: byte 3 is ready
 // one instruction after byte 2, as soon as the accumulator needs it.
-func (l *lane) look23(ks reg.Register, w, t gpr, tab2, tab3 int) step {
+func (l *lane) look23(ks keys, w, t gpr, tab2, tab3 int) step {
 	if l.bmi != nil {
 		// Two instructions fewer, and byte 3 one cycle earlier. Fewer
 		// instructions per round let the out-of-order core start more of
@@ -314,9 +315,9 @@ func (l *lane) look23(ks reg.Register, w, t gpr, tab2, tab3 int) step {
 		return func() {
 			i, j := c.GP32(), c.GP32()
 			c.BEXTRL(l.bmi[0], w, j)
-			c.XORL(table(ks, tab2, j.As64()), t)
+			c.XORL(ks.table(tab2, j.As64()), t)
 			c.SHRXL(l.bmi[1], w, i)
-			c.XORL(table(ks, tab3, i.As64()), t)
+			c.XORL(ks.table(tab3, i.As64()), t)
 		}
 	}
 	return func() {
@@ -324,9 +325,9 @@ func (l *lane) look23(ks reg.Register, w, t gpr, tab2, tab3 int) step {
 		c.MOVL(w, i)
 		c.SHRL(operand.Imm(16), i)
 		c.MOVBLZX(i.As8(), j)
-		c.XORL(table(ks, tab2, j.As64()), t)
+		c.XORL(ks.table(tab2, j.As64()), t)
 		c.SHRL(operand.Imm(8), i)
-		c.XORL(table(ks, tab3, i.As64()), t)
+		c.XORL(ks.table(tab3, i.As64()), t)
 	}
 }
 
@@ -370,8 +371,9 @@ func body(lanes int, dec, bmi bool) {
 		return l
 	}
 
-	ks := c.GP64()
-	c.Load(c.Param("ks"), ks)
+	ks := keys{t: c.GP64()}
+	c.Load(c.Param("t"), ks.t)
+	k := c.Load(c.Param("ks"), c.GP64())
 
 	inMem := lanes > 1
 	ls := make([]*lane, lanes)
@@ -380,11 +382,19 @@ func body(lanes int, dec, bmi bool) {
 	var src, dst, n operand.Op
 	var locals operand.Mem
 	if inMem {
-		locals = c.AllocLocal(24 + 16*lanes + 8)
+		// With no register for their address either, the subkeys are
+		// copied into the frame, 10 loads and stores a call.
+		locals = c.AllocLocal(24 + 16*lanes + 8 + 160)
 		src, dst, n = locals, locals.Offset(8), locals.Offset(16)
 		for i := range ls {
 			m := locals.Offset(24 + 16*i)
 			ls[i] = &lane{inMem: true, slots: [2]operand.Mem{m, m.Offset(8)}}
+		}
+		ks.k = locals.Offset(24 + 16*lanes + 8)
+		x := c.XMM()
+		for i := 0; i < 160; i += 16 {
+			c.MOVUPS(operand.Mem{Base: k, Disp: i}, x)
+			c.MOVUPS(x, ks.k.Offset(i))
 		}
 		t := c.GP64()
 		c.Load(c.Param("n"), t)
@@ -395,21 +405,21 @@ func body(lanes int, dec, bmi bool) {
 		c.MOVQ(t, src)
 		c.Load(c.Param("dst"), t)
 		c.MOVQ(t, dst)
-	} else if bmi {
-		// The BEXTR control and SHRX count take the registers of src and
-		// dst, which stay in their argument slots.
-		ops := [2]gpr{c.GP32(), c.GP32()}
-		c.MOVL(operand.U32(0x0810), ops[0]) // 8 bits from bit 16
-		c.MOVL(operand.U32(24), ops[1])
-		src, dst, n = operand.NewParamAddr("src", 16), operand.NewParamAddr("dst", 8), c.Load(c.Param("n"), c.GP64())
-		c.TESTQ(n, n)
-		c.JZ(operand.LabelRef(label("done")))
-		ls[0] = &lane{hi: [2]gpr{reg.ESI, reg.EDI}, bmi: &ops}
 	} else {
-		src, dst, n = c.Load(c.Param("src"), c.GP64()), c.Load(c.Param("dst"), c.GP64()), c.Load(c.Param("n"), c.GP64())
-		c.TESTQ(n, n)
-		c.JZ(operand.LabelRef("done"))
+		// The subkeys' address and, in the BMI body, the BEXTR control
+		// and SHRX count take the registers of src, dst and n, which stay
+		// in their argument slots.
+		ks.k = operand.Mem{Base: k}
+		src, dst, n = operand.NewParamAddr("src", 24), operand.NewParamAddr("dst", 16), operand.NewParamAddr("n", 32)
 		ls[0] = &lane{hi: [2]gpr{reg.ESI, reg.EDI}}
+		if bmi {
+			ops := [2]gpr{c.GP32(), c.GP32()}
+			c.MOVL(operand.U32(0x0810), ops[0]) // 8 bits from bit 16
+			c.MOVL(operand.U32(24), ops[1])
+			ls[0].bmi = &ops
+		}
+		c.CMPQ(n, operand.Imm(0))
+		c.JE(operand.LabelRef(label("done")))
 	}
 
 	c.Label(label("loop"))
@@ -433,21 +443,21 @@ func body(lanes int, dec, bmi bool) {
 			l.x, l.y = reg.EAX, reg.EBX
 		}
 		c.MOVL(b, l.x)
-		c.XORL(subkey(ks, inA), l.x)
+		c.XORL(ks.subkey(inA), l.x)
 		c.MOVL(b.Offset(4), l.y)
-		c.XORL(subkey(ks, inA+1), l.y)
+		c.XORL(ks.subkey(inA+1), l.y)
 		if l.inMem {
 			t := c.GP64()
 			c.MOVQ(b.Offset(8), t)
-			c.XORQ(subkey(ks, inP), t)
+			c.XORQ(ks.subkey(inP), t)
 			c.MOVQ(t, l.slots[1])
 			l.passive = [2]operand.Op{l.slots[1], l.slots[1].Offset(4)}
 		} else {
 			p0, p1 := reg.ECX, reg.EDX
 			c.MOVL(b.Offset(8), p0)
-			c.XORL(subkey(ks, inP), p0)
+			c.XORL(ks.subkey(inP), p0)
 			c.MOVL(b.Offset(12), p1)
-			c.XORL(subkey(ks, inP+1), p1)
+			c.XORL(ks.subkey(inP+1), p1)
 			l.passive = [2]operand.Op{p0, p1}
 		}
 	}
@@ -503,18 +513,18 @@ func body(lanes int, dec, bmi bool) {
 		if l.inMem {
 			t := c.GP64()
 			c.MOVQ(l.passive[0], t)
-			c.XORQ(subkey(ks, outP), t)
+			c.XORQ(ks.subkey(outP), t)
 			c.MOVQ(t, b)
 		} else {
 			for w := range 2 {
 				p := l.passive[w].(reg.Register)
-				c.XORL(subkey(ks, outP+w), p)
+				c.XORL(ks.subkey(outP+w), p)
 				c.MOVL(p, b.Offset(4*w))
 			}
 		}
-		c.XORL(subkey(ks, outA), l.x)
+		c.XORL(ks.subkey(outA), l.x)
 		c.MOVL(l.x, b.Offset(8))
-		c.XORL(subkey(ks, outA+1), l.y)
+		c.XORL(ks.subkey(outA+1), l.y)
 		c.MOVL(l.y, b.Offset(12))
 	}
 

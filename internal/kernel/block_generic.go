@@ -15,9 +15,11 @@ func g(s *[4][256]uint32, x uint32) uint32 {
 	return s[0][byte(x)] ^ s[1][byte(x>>8)] ^ s[2][byte(x>>16)] ^ s[3][x>>24]
 }
 
-func EncryptBlockGeneric(ks *Schedule, dst, src []byte) {
+// EncryptBlockGeneric encrypts the first block of src into dst with the
+// tables t and the subkeys of ks.
+func EncryptBlockGeneric(t *Tables, ks *Schedule, dst, src []byte) {
 	_, _ = src[15], dst[15]
-	s := &ks.tables().s
+	s := &t.s
 	a := binary.LittleEndian.Uint32(src[0:]) ^ ks.k[0]
 	b := binary.LittleEndian.Uint32(src[4:]) ^ ks.k[1]
 	c := binary.LittleEndian.Uint32(src[8:]) ^ ks.k[2]
@@ -38,9 +40,10 @@ func EncryptBlockGeneric(ks *Schedule, dst, src []byte) {
 	binary.LittleEndian.PutUint32(dst[12:], b^ks.k[7])
 }
 
-func DecryptBlockGeneric(ks *Schedule, dst, src []byte) {
+// DecryptBlockGeneric is the inverse of EncryptBlockGeneric.
+func DecryptBlockGeneric(t *Tables, ks *Schedule, dst, src []byte) {
 	_, _ = src[15], dst[15]
-	s := &ks.tables().s
+	s := &t.s
 	c := binary.LittleEndian.Uint32(src[0:]) ^ ks.k[4]
 	d := binary.LittleEndian.Uint32(src[4:]) ^ ks.k[5]
 	a := binary.LittleEndian.Uint32(src[8:]) ^ ks.k[6]
@@ -62,17 +65,17 @@ func DecryptBlockGeneric(ks *Schedule, dst, src []byte) {
 }
 
 // encryptBlocksGeneric encrypts the len(src)/BlockSize whole blocks of src.
-func encryptBlocksGeneric(ks *Schedule, dst, src []byte) {
+func encryptBlocksGeneric(ks *Schedule, t *Tables, dst, src []byte) {
 	for len(src) >= BlockSize {
-		EncryptBlockGeneric(ks, dst, src)
+		EncryptBlockGeneric(t, ks, dst, src)
 		dst, src = dst[BlockSize:], src[BlockSize:]
 	}
 }
 
 // decryptBlocksGeneric decrypts the len(src)/BlockSize whole blocks of src.
-func decryptBlocksGeneric(ks *Schedule, dst, src []byte) {
+func decryptBlocksGeneric(ks *Schedule, t *Tables, dst, src []byte) {
 	for len(src) >= BlockSize {
-		DecryptBlockGeneric(ks, dst, src)
+		DecryptBlockGeneric(t, ks, dst, src)
 		dst, src = dst[BlockSize:], src[BlockSize:]
 	}
 }

@@ -60,12 +60,15 @@ type Cipher struct {
 	// Cipher, but for the tables of a plan whose bulk kernel reads none,
 	// which are built on use (New).
 	ks *Schedule
-	// single is the schedule of the single-block kernel, and of the short
-	// runs' if that reads tables: ks, or tables built on use, nil until
-	// then.
-	single atomic.Pointer[Schedule]
-	plan   Plan
+	// t is the table kernels' tables: before ks, or built on use, nil
+	// until then; noTables where the plan has no table kernel.
+	t    atomic.Pointer[Tables]
+	plan Plan
 }
+
+// noTables is the tables of a plan without table kernels, which none
+// reads: a Cipher's nil tables mean only that they are yet to be built.
+var noTables Tables
 
 // ErrNoKey is the panic of every operation on a Cipher that was never
 // given a key.
@@ -96,8 +99,11 @@ func New[H any](p Plan, key []byte, c func(*H) *Cipher) *H {
 	ks.expand(l, key)
 	x := c(h)
 	x.ks, x.plan = ks, p
-	if !lazy {
-		x.single.Store(ks)
+	switch {
+	case !l.has(tablesLayout) && !lazy:
+		x.t.Store(&noTables)
+	case !lazy:
+		x.t.Store(ks.tables())
 	}
 	return h
 }
@@ -106,7 +112,7 @@ func New[H any](p Plan, key []byte, c func(*H) *Cipher) *H {
 // block, but lets the bulk kernel's ladder do the blocks of a mode's setup
 // (Cipher.EncryptOnce: GCM's hash key, OCB's offsets and tag) and of short
 // runs while their cost stays below what building the tables costs (0.6-0.9
-// us with the allocation of 4,864 bytes): it counts setupWeight for each
+// us with the allocation of 4,096 bytes): it counts setupWeight for each
 // such block, as one takes 228 ns with avx512-gfni's narrowest against 63
 // ns with the table kernel, and 1 for each block of a short run, which
 // costs 10-30 ns more (Zen 5, go test -run '^$' -bench
@@ -118,11 +124,11 @@ const (
 	warmLimit   = 24
 )
 
-// tablesFor returns the table kernels' schedule for work of weight w,
-// building it once the weights c has counted pass warmLimit, or nil if the
-// bulk kernel's ladder is to do the work instead.
-func (c *Cipher) tablesFor(w int) *Schedule {
-	if t := c.single.Load(); t != nil {
+// tablesFor returns the table kernels' tables for work of weight w,
+// building them once the weights c has counted pass warmLimit, or nil if
+// the bulk kernel's ladder is to do the work instead.
+func (c *Cipher) tablesFor(w int) *Tables {
+	if t := c.t.Load(); t != nil {
 		return t
 	}
 	if c.ks.warm().Add(uint32(w)) <= warmLimit {
@@ -131,13 +137,13 @@ func (c *Cipher) tablesFor(w int) *Schedule {
 	return c.buildTables()
 }
 
-// buildTables builds the tables that c's plan left out, and returns their
-// schedule, or the one another goroutine built first.
-func (c *Cipher) buildTables() *Schedule {
-	t := &new(Tables).ks
+// buildTables builds the tables that c's plan left out, and returns them,
+// or the ones another goroutine built first.
+func (c *Cipher) buildTables() *Tables {
+	t := new(Tables)
 	t.fromSliced(c.ks)
-	if !c.single.CompareAndSwap(nil, t) {
-		return c.single.Load()
+	if !c.t.CompareAndSwap(nil, t) {
+		return c.t.Load()
 	}
 	return t
 }
@@ -148,41 +154,42 @@ func (c *Cipher) buildTables() *Schedule {
 // ladder has not done too much of their work (setupWeight); it reports
 // false where the caller is to use the single-block kernel.
 func (c *Cipher) EncryptOnce(dst, src []byte) bool {
-	if c.single.Load() != nil || c.plan.Bulk == nil || c.tablesFor(setupWeight) != nil {
+	if c.t.Load() != nil || c.plan.Bulk == nil || c.tablesFor(setupWeight) != nil {
 		return false
 	}
-	c.plan.Bulk.encryptLadder(c.ks, dst[:BlockSize], src[:BlockSize])
+	c.plan.Bulk.encryptLadder(c.ks, nil, dst[:BlockSize], src[:BlockSize])
 	return true
 }
 
-// Single returns the kernel of single blocks and the schedule it reads.
-// The schedule is nil where c has no key, or has yet to build the tables
-// the kernel reads: then WarmSingle says which kernel takes the block.
-// Single is small enough to inline into the root package's Encrypt and
-// Decrypt.
-func (c *Cipher) Single() (*Kernel, *Schedule) { return c.plan.Single, c.single.Load() }
+// Single returns the kernel of single blocks, the schedule it reads and
+// the tables of table kernels. The tables are nil where c has no key, or
+// has yet to build the tables the kernel reads: then WarmSingle says which
+// kernel takes the block. Single is small enough to inline into the root
+// package's Encrypt and Decrypt.
+func (c *Cipher) Single() (*Kernel, *Schedule, *Tables) {
+	return c.plan.Single, c.ks, c.t.Load()
+}
 
-// WarmSingle returns the kernel of a single block, and its schedule, where
-// Single's schedule is nil: Single's kernel with the tables it builds, nil
-// and nil if c has no key.
-func (c *Cipher) WarmSingle() (*Kernel, *Schedule) {
+// WarmSingle returns what Single does where Single's tables are nil:
+// Single's kernel with the tables it builds, or nils if c has no key.
+func (c *Cipher) WarmSingle() (*Kernel, *Schedule, *Tables) {
 	if c.plan.Bulk == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return c.plan.Single, c.buildTables()
+	return c.plan.Single, c.ks, c.buildTables()
 }
 
 // short returns the ladder for a run of n blocks that the plan gives its
-// short kernel, and the schedule it reads.
-func (c *Cipher) short(n int) (*Kernel, *Schedule) {
+// short kernel, and the tables it reads.
+func (c *Cipher) short(n int) (*Kernel, *Tables) {
 	k := c.plan.Short
 	if k.layout() != tablesLayout {
-		return k, c.ks
+		return k, c.t.Load()
 	}
 	if t := c.tablesFor(n); t != nil {
 		return k, t
 	}
-	return c.plan.Bulk, c.ks
+	return c.plan.Bulk, nil
 }
 
 // expand computes the schedule of key for the layouts l into ks.
@@ -275,16 +282,16 @@ func (c *Cipher) EncryptBlocks(dst, src []byte) {
 	case p.Bulk == nil:
 		panic(ErrNoKey)
 	case p.From == 0: // a pinned ladder
-		p.Bulk.encryptLadder(c.ks, dst, src)
+		p.Bulk.encryptLadder(c.ks, c.t.Load(), dst, src)
 		return
 	}
 	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
-		p.Bulk.encrypt(c.ks, dst[:n], src[:n])
+		p.Bulk.encrypt(c.ks, c.t.Load(), dst[:n], src[:n])
 		dst, src = dst[n:], src[n:]
 	}
 	if len(src) >= BlockSize {
-		k, ks := c.short(len(src) / BlockSize)
-		k.encryptLadder(ks, dst, src)
+		k, t := c.short(len(src) / BlockSize)
+		k.encryptLadder(c.ks, t, dst, src)
 	}
 }
 
@@ -295,16 +302,16 @@ func (c *Cipher) DecryptBlocks(dst, src []byte) {
 	case p.Bulk == nil:
 		panic(ErrNoKey)
 	case p.From == 0:
-		p.Bulk.decryptLadder(c.ks, dst, src)
+		p.Bulk.decryptLadder(c.ks, c.t.Load(), dst, src)
 		return
 	}
 	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
-		p.Bulk.decrypt(c.ks, dst[:n], src[:n])
+		p.Bulk.decrypt(c.ks, c.t.Load(), dst[:n], src[:n])
 		dst, src = dst[n:], src[n:]
 	}
 	if len(src) >= BlockSize {
-		k, ks := c.short(len(src) / BlockSize)
-		k.decryptLadder(ks, dst, src)
+		k, t := c.short(len(src) / BlockSize)
+		k.decryptLadder(c.ks, t, dst, src)
 	}
 }
 
@@ -324,28 +331,29 @@ func (p *Plan) bulkBlocks(n int) int {
 
 // encryptLadder encrypts the whole blocks of src through k's ladder: each
 // kernel takes as many blocks as fit its width, and the last one the rest.
-func (k *Kernel) encryptLadder(ks *Schedule, dst, src []byte) {
+// Its table kernels read the tables t.
+func (k *Kernel) encryptLadder(ks *Schedule, t *Tables, dst, src []byte) {
 	for i, step := range k.ladder {
 		n := len(src)
 		if i < len(k.ladder)-1 {
 			n -= n % (step.Blocks * BlockSize)
 		}
 		if n > 0 {
-			step.encrypt(ks, dst[:n], src[:n])
+			step.encrypt(ks, t, dst[:n], src[:n])
 			dst, src = dst[n:], src[n:]
 		}
 	}
 }
 
 // decryptLadder is the inverse of encryptLadder.
-func (k *Kernel) decryptLadder(ks *Schedule, dst, src []byte) {
+func (k *Kernel) decryptLadder(ks *Schedule, t *Tables, dst, src []byte) {
 	for i, step := range k.ladder {
 		n := len(src)
 		if i < len(k.ladder)-1 {
 			n -= n % (step.Blocks * BlockSize)
 		}
 		if n > 0 {
-			step.decrypt(ks, dst[:n], src[:n])
+			step.decrypt(ks, t, dst[:n], src[:n])
 			dst, src = dst[n:], src[n:]
 		}
 	}

@@ -135,7 +135,7 @@ func TestCTLayout(t *testing.T) {
 		got, want uintptr
 	}{
 		{"nibbles", unsafe.Offsetof(nibblesOnly{}.ct), ctOffset},
-		{"nibbles after tables", unsafe.Offsetof(tablesNibbles{}.ct) - unsafe.Offsetof(Tables{}.ks), ctOffset},
+		{"nibbles after tables", unsafe.Offsetof(tablesNibbles{}.ct) - unsafe.Offsetof(tablesNibbles{}.ks), ctOffset},
 		{"ct.mix", unsafe.Offsetof(ct.mix), 0},
 		{"ct.first", unsafe.Offsetof(ct.first), 16},
 		{"ct.second", unsafe.Offsetof(ct.second), 144},
@@ -157,7 +157,7 @@ func TestGenericCTBlocks(t *testing.T) {
 		ks.expandPacked(key)
 		src := randBytes(r, 5*BlockSize)
 		want, got := make([]byte, len(src)), make([]byte, len(src))
-		encryptBlocksGeneric(ref, want, src)
+		encryptBlocksGeneric(ref, ref.tables(), want, src)
 		encryptBlocksGenericCT(ks, got, src)
 		if string(got) != string(want) {
 			t.Fatalf("key %x: generic-ct encryption differs from generic", key)

@@ -56,7 +56,7 @@ func archKernels() []*Kernel {
 	return []*Kernel{AVX512GFNI, AVX512VBMI, AVX2CT, avx2Gather, avx2VPGather, amd64x3, amd64x1}
 }
 
-func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
+func (k *Kernel) encrypt(ks *Schedule, t *Tables, dst, src []byte) {
 	switch k {
 	case AVX512GFNI:
 		crypt64AVX512(ks, dst, src, false, true)
@@ -67,21 +67,21 @@ func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
 	case GenericCT:
 		encryptBlocksGenericCT(ks, dst, src)
 	case avx2Gather:
-		encrypt16Gather(ks.tables(), dst, src)
+		encrypt16Gather(t, ks, dst, src)
 	case avx2VPGather:
-		encrypt16VPGather(ks.tables(), dst, src)
+		encrypt16VPGather(t, ks, dst, src)
 	case amd64x3:
-		encrypt3x(ks.tables(), dst, src)
+		encrypt3x(t, ks, dst, src)
 	case AMD64x1:
-		encrypt1x(ks.tables(), dst, src, false)
+		encrypt1x(t, ks, dst, src, false)
 	case AMD64x1BMI:
-		encrypt1x(ks.tables(), dst, src, true)
+		encrypt1x(t, ks, dst, src, true)
 	default:
-		encryptBlocksGeneric(ks, dst, src)
+		encryptBlocksGeneric(ks, t, dst, src)
 	}
 }
 
-func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
+func (k *Kernel) decrypt(ks *Schedule, t *Tables, dst, src []byte) {
 	switch k {
 	case AVX512GFNI:
 		crypt64AVX512(ks, dst, src, true, true)
@@ -92,17 +92,17 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 	case GenericCT:
 		decryptBlocksGenericCT(ks, dst, src)
 	case avx2Gather:
-		decrypt16Gather(ks.tables(), dst, src)
+		decrypt16Gather(t, ks, dst, src)
 	case avx2VPGather:
-		decrypt16VPGather(ks.tables(), dst, src)
+		decrypt16VPGather(t, ks, dst, src)
 	case amd64x3:
-		decrypt3x(ks.tables(), dst, src)
+		decrypt3x(t, ks, dst, src)
 	case AMD64x1:
-		decrypt1x(ks.tables(), dst, src, false)
+		decrypt1x(t, ks, dst, src, false)
 	case AMD64x1BMI:
-		decrypt1x(ks.tables(), dst, src, true)
+		decrypt1x(t, ks, dst, src, true)
 	default:
-		decryptBlocksGeneric(ks, dst, src)
+		decryptBlocksGeneric(ks, t, dst, src)
 	}
 }
 
@@ -112,16 +112,20 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 // the kernel (a call level between them costs about 3% of a 1-way block).
 
 // EncryptBlock1x encrypts one block with the 1-way kernel's baseline body.
-func EncryptBlock1x(ks *Schedule, dst, src *byte) { encryptBlocks1x(ks.tables(), dst, src, 1) }
+func EncryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { encryptBlocks1x(t, ks, dst, src, 1) }
 
 // DecryptBlock1x decrypts one block with the 1-way kernel's baseline body.
-func DecryptBlock1x(ks *Schedule, dst, src *byte) { decryptBlocks1x(ks.tables(), dst, src, 1) }
+func DecryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { decryptBlocks1x(t, ks, dst, src, 1) }
 
 // EncryptBlock1xBMI encrypts one block with the 1-way kernel's BMI body.
-func EncryptBlock1xBMI(ks *Schedule, dst, src *byte) { encryptBlocks1xBMI(ks.tables(), dst, src, 1) }
+func EncryptBlock1xBMI(t *Tables, ks *Schedule, dst, src *byte) {
+	encryptBlocks1xBMI(t, ks, dst, src, 1)
+}
 
 // DecryptBlock1xBMI decrypts one block with the 1-way kernel's BMI body.
-func DecryptBlock1xBMI(ks *Schedule, dst, src *byte) { decryptBlocks1xBMI(ks.tables(), dst, src, 1) }
+func DecryptBlock1xBMI(t *Tables, ks *Schedule, dst, src *byte) {
+	decryptBlocks1xBMI(t, ks, dst, src, 1)
+}
 
 // EncryptBlockAVX512 encrypts one block with the 4-block AVX-512 kernel,
 // which loads and stores it with masks.
@@ -154,64 +158,64 @@ func DecryptBlockAVX2CT(ks *Schedule, dst, src []byte) {
 // assembly can trust its pointers and counts.
 
 // encrypt1x encrypts the whole blocks of src with the 1-way body bmi.
-func encrypt1x(ks *Tables, dst, src []byte, bmi bool) {
+func encrypt1x(t *Tables, ks *Schedule, dst, src []byte, bmi bool) {
 	if n := len(src) / BlockSize; n > 0 {
 		_ = dst[n*BlockSize-1]
-		run1x(ks, &dst[0], &src[0], n, bmi, false)
+		run1x(t, ks, &dst[0], &src[0], n, bmi, false)
 	}
 }
 
 // decrypt1x is the inverse of encrypt1x.
-func decrypt1x(ks *Tables, dst, src []byte, bmi bool) {
+func decrypt1x(t *Tables, ks *Schedule, dst, src []byte, bmi bool) {
 	if n := len(src) / BlockSize; n > 0 {
 		_ = dst[n*BlockSize-1]
-		run1x(ks, &dst[0], &src[0], n, bmi, true)
+		run1x(t, ks, &dst[0], &src[0], n, bmi, true)
 	}
 }
 
 // run1x runs n blocks through the 1-way body bmi.
-func run1x(ks *Tables, dst, src *byte, n int, bmi, dec bool) {
+func run1x(t *Tables, ks *Schedule, dst, src *byte, n int, bmi, dec bool) {
 	switch {
 	case bmi && dec:
-		decryptBlocks1xBMI(ks, dst, src, n)
+		decryptBlocks1xBMI(t, ks, dst, src, n)
 	case bmi:
-		encryptBlocks1xBMI(ks, dst, src, n)
+		encryptBlocks1xBMI(t, ks, dst, src, n)
 	case dec:
-		decryptBlocks1x(ks, dst, src, n)
+		decryptBlocks1x(t, ks, dst, src, n)
 	default:
-		encryptBlocks1x(ks, dst, src, n)
+		encryptBlocks1x(t, ks, dst, src, n)
 	}
 }
 
 // encrypt3x takes any number of blocks: the ladder passes it multiples of
 // three, and any other blocks go to the 1-way kernel.
-func encrypt3x(ks *Tables, dst, src []byte) {
+func encrypt3x(t *Tables, ks *Schedule, dst, src []byte) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
 	}
 	_ = dst[n*BlockSize-1]
 	if g := n / 3; g > 0 {
-		encryptBlocks3x(ks, &dst[0], &src[0], g)
+		encryptBlocks3x(t, ks, &dst[0], &src[0], g)
 	}
 	if r := n % 3; r > 0 {
 		i := (n - r) * BlockSize
-		run1x(ks, &dst[i], &src[i], r, scalarBMI, false)
+		run1x(t, ks, &dst[i], &src[i], r, scalarBMI, false)
 	}
 }
 
 // decrypt3x is the inverse of encrypt3x.
-func decrypt3x(ks *Tables, dst, src []byte) {
+func decrypt3x(t *Tables, ks *Schedule, dst, src []byte) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
 	}
 	_ = dst[n*BlockSize-1]
 	if g := n / 3; g > 0 {
-		decryptBlocks3x(ks, &dst[0], &src[0], g)
+		decryptBlocks3x(t, ks, &dst[0], &src[0], g)
 	}
 	if r := n % 3; r > 0 {
 		i := (n - r) * BlockSize
-		run1x(ks, &dst[i], &src[i], r, scalarBMI, true)
+		run1x(t, ks, &dst[i], &src[i], r, scalarBMI, true)
 	}
 }

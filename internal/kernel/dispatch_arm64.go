@@ -27,33 +27,33 @@ var (
 // preference; the portable kernels are not among them.
 func archKernels() []*Kernel { return []*Kernel{ARM64NEON, arm64x2, ARM64x1} }
 
-func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
+func (k *Kernel) encrypt(ks *Schedule, t *Tables, dst, src []byte) {
 	switch k {
 	case ARM64NEON:
 		cryptNEON(ks, dst, src, false)
 	case arm64x2:
-		crypt2x(ks.tables(), dst, src, false)
+		crypt2x(t, ks, dst, src, false)
 	case ARM64x1:
-		crypt1x(ks.tables(), dst, src, false)
+		crypt1x(t, ks, dst, src, false)
 	case GenericCT:
 		encryptBlocksGenericCT(ks, dst, src)
 	default:
-		encryptBlocksGeneric(ks, dst, src)
+		encryptBlocksGeneric(ks, t, dst, src)
 	}
 }
 
-func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
+func (k *Kernel) decrypt(ks *Schedule, t *Tables, dst, src []byte) {
 	switch k {
 	case ARM64NEON:
 		cryptNEON(ks, dst, src, true)
 	case arm64x2:
-		crypt2x(ks.tables(), dst, src, true)
+		crypt2x(t, ks, dst, src, true)
 	case ARM64x1:
-		crypt1x(ks.tables(), dst, src, true)
+		crypt1x(t, ks, dst, src, true)
 	case GenericCT:
 		decryptBlocksGenericCT(ks, dst, src)
 	default:
-		decryptBlocksGeneric(ks, dst, src)
+		decryptBlocksGeneric(ks, t, dst, src)
 	}
 }
 
@@ -62,10 +62,10 @@ func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
 // inlines, so a single block is one call from the caller to the kernel.
 
 // EncryptBlock1x encrypts one block with the 1-way kernel.
-func EncryptBlock1x(ks *Schedule, dst, src *byte) { encryptBlocks1x(ks.tables(), dst, src, 1) }
+func EncryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { encryptBlocks1x(t, ks, dst, src, 1) }
 
 // DecryptBlock1x decrypts one block with the 1-way kernel.
-func DecryptBlock1x(ks *Schedule, dst, src *byte) { decryptBlocks1x(ks.tables(), dst, src, 1) }
+func DecryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { decryptBlocks1x(t, ks, dst, src, 1) }
 
 // EncryptBlockNEON encrypts the first block of src with the arm64-neon
 // kernel, padded to its group.
@@ -84,22 +84,22 @@ func DecryptBlockNEON(ks *Schedule, dst, src []byte) {
 
 // crypt1x encrypts, or if dec decrypts, the whole blocks of src with the
 // 1-way kernel.
-func crypt1x(ks *Tables, dst, src []byte, dec bool) {
+func crypt1x(t *Tables, ks *Schedule, dst, src []byte, dec bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
 	}
 	_ = dst[n*BlockSize-1]
 	if dec {
-		decryptBlocks1x(ks, &dst[0], &src[0], n)
+		decryptBlocks1x(t, ks, &dst[0], &src[0], n)
 	} else {
-		encryptBlocks1x(ks, &dst[0], &src[0], n)
+		encryptBlocks1x(t, ks, &dst[0], &src[0], n)
 	}
 }
 
 // crypt2x takes any number of blocks: the ladder passes it pairs, and an
 // odd last block goes to the 1-way kernel.
-func crypt2x(ks *Tables, dst, src []byte, dec bool) {
+func crypt2x(t *Tables, ks *Schedule, dst, src []byte, dec bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
@@ -107,13 +107,13 @@ func crypt2x(ks *Tables, dst, src []byte, dec bool) {
 	_ = dst[n*BlockSize-1]
 	if g := n / 2; g > 0 {
 		if dec {
-			decryptBlocks2x(ks, &dst[0], &src[0], g)
+			decryptBlocks2x(t, ks, &dst[0], &src[0], g)
 		} else {
-			encryptBlocks2x(ks, &dst[0], &src[0], g)
+			encryptBlocks2x(t, ks, &dst[0], &src[0], g)
 		}
 	}
 	if n%2 == 1 {
 		i := (n - 1) * BlockSize
-		crypt1x(ks, dst[i:], src[i:], dec)
+		crypt1x(t, ks, dst[i:], src[i:], dec)
 	}
 }

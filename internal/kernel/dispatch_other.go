@@ -6,18 +6,18 @@ package kernel
 // preference; the portable kernels are not among them.
 func archKernels() []*Kernel { return nil }
 
-func (k *Kernel) encrypt(ks *Schedule, dst, src []byte) {
+func (k *Kernel) encrypt(ks *Schedule, t *Tables, dst, src []byte) {
 	if k == GenericCT {
 		encryptBlocksGenericCT(ks, dst, src)
 		return
 	}
-	encryptBlocksGeneric(ks, dst, src)
+	encryptBlocksGeneric(ks, t, dst, src)
 }
 
-func (k *Kernel) decrypt(ks *Schedule, dst, src []byte) {
+func (k *Kernel) decrypt(ks *Schedule, t *Tables, dst, src []byte) {
 	if k == GenericCT {
 		decryptBlocksGenericCT(ks, dst, src)
 		return
 	}
-	decryptBlocksGeneric(ks, dst, src)
+	decryptBlocksGeneric(ks, t, dst, src)
 }

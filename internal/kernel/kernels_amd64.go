@@ -21,34 +21,34 @@ var scalarBMI = cpu.Host().Scalar.Name == "bmi"
 // Implemented in scalar_amd64.s.
 //
 //go:noescape
-func encryptBlocks1x(ks *Tables, dst, src *byte, n int)
+func encryptBlocks1x(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // decryptBlocks1x decrypts n blocks from src to dst, one at a time.
 // Implemented in scalar_amd64.s.
 //
 //go:noescape
-func decryptBlocks1x(ks *Tables, dst, src *byte, n int)
+func decryptBlocks1x(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // encryptBlocks1xBMI is encryptBlocks1x for CPUs with BMI1 and BMI2.
 // Implemented in scalar_amd64.s.
 //
 //go:noescape
-func encryptBlocks1xBMI(ks *Tables, dst, src *byte, n int)
+func encryptBlocks1xBMI(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // decryptBlocks1xBMI is decryptBlocks1x for CPUs with BMI1 and BMI2.
 // Implemented in scalar_amd64.s.
 //
 //go:noescape
-func decryptBlocks1xBMI(ks *Tables, dst, src *byte, n int)
+func decryptBlocks1xBMI(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // encryptBlocks3x encrypts 3n blocks from src to dst, three blocks
 // interleaved in one instruction stream. Implemented in scalar_amd64.s.
 //
 //go:noescape
-func encryptBlocks3x(ks *Tables, dst, src *byte, n int)
+func encryptBlocks3x(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // decryptBlocks3x decrypts 3n blocks from src to dst, three blocks
 // interleaved in one instruction stream. Implemented in scalar_amd64.s.
 //
 //go:noescape
-func decryptBlocks3x(ks *Tables, dst, src *byte, n int)
+func decryptBlocks3x(t *Tables, ks *Schedule, dst, src *byte, n int)

@@ -13,22 +13,22 @@ package kernel
 // Implemented in scalar_arm64.s.
 //
 //go:noescape
-func encryptBlocks1x(ks *Tables, dst, src *byte, n int)
+func encryptBlocks1x(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // decryptBlocks1x decrypts n blocks from src to dst, one at a time.
 // Implemented in scalar_arm64.s.
 //
 //go:noescape
-func decryptBlocks1x(ks *Tables, dst, src *byte, n int)
+func decryptBlocks1x(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // encryptBlocks2x encrypts 2n blocks from src to dst, two blocks
 // interleaved in one instruction stream. Implemented in scalar_arm64.s.
 //
 //go:noescape
-func encryptBlocks2x(ks *Tables, dst, src *byte, n int)
+func encryptBlocks2x(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // decryptBlocks2x decrypts 2n blocks from src to dst, two blocks
 // interleaved in one instruction stream. Implemented in scalar_arm64.s.
 //
 //go:noescape
-func decryptBlocks2x(ks *Tables, dst, src *byte, n int)
+func decryptBlocks2x(t *Tables, ks *Schedule, dst, src *byte, n int)

@@ -12,25 +12,25 @@ package kernel
 // VPGATHERDD for the table look-ups. Implemented in avx2_amd64.s.
 //
 //go:noescape
-func encryptBlocks16AVX2VPGather(ks *Tables, dst, src *byte, n int)
+func encryptBlocks16AVX2VPGather(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // decryptBlocks16AVX2VPGather decrypts 16n blocks from src to dst, with
 // VPGATHERDD for the table look-ups. Implemented in avx2_amd64.s.
 //
 //go:noescape
-func decryptBlocks16AVX2VPGather(ks *Tables, dst, src *byte, n int)
+func decryptBlocks16AVX2VPGather(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // encryptBlocks16AVX2Gather encrypts 16n blocks from src to dst, with
 // scalar loads for the table look-ups. Implemented in avx2_amd64.s.
 //
 //go:noescape
-func encryptBlocks16AVX2Gather(ks *Tables, dst, src *byte, n int)
+func encryptBlocks16AVX2Gather(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // decryptBlocks16AVX2Gather decrypts 16n blocks from src to dst, with
 // scalar loads for the table look-ups. Implemented in avx2_amd64.s.
 //
 //go:noescape
-func decryptBlocks16AVX2Gather(ks *Tables, dst, src *byte, n int)
+func decryptBlocks16AVX2Gather(t *Tables, ks *Schedule, dst, src *byte, n int)
 
 // The Go side of the kernels: the length checks happen here, so the
 // assembly can trust its pointers and counts. Each takes any number of
@@ -41,27 +41,33 @@ func decryptBlocks16AVX2Gather(ks *Tables, dst, src *byte, n int)
 // directly, not through function values, so that buffers on the caller's
 // stack do not escape.
 
-func encrypt16VPGather(ks *Tables, dst, src []byte) { crypt16(ks, dst, src, true, false) }
-func decrypt16VPGather(ks *Tables, dst, src []byte) { crypt16(ks, dst, src, true, true) }
-func encrypt16Gather(ks *Tables, dst, src []byte)   { crypt16(ks, dst, src, false, false) }
-func decrypt16Gather(ks *Tables, dst, src []byte)   { crypt16(ks, dst, src, false, true) }
+func encrypt16VPGather(t *Tables, ks *Schedule, dst, src []byte) {
+	crypt16(t, ks, dst, src, true, false)
+}
+func decrypt16VPGather(t *Tables, ks *Schedule, dst, src []byte) {
+	crypt16(t, ks, dst, src, true, true)
+}
+func encrypt16Gather(t *Tables, ks *Schedule, dst, src []byte) {
+	crypt16(t, ks, dst, src, false, false)
+}
+func decrypt16Gather(t *Tables, ks *Schedule, dst, src []byte) { crypt16(t, ks, dst, src, false, true) }
 
 // crypt16 runs the whole blocks of src through the 16-way kernel with
 // VPGATHERDD if vp, else the manual gather, decrypting if dec.
-func crypt16(ks *Tables, dst, src []byte, vp, dec bool) {
+func crypt16(t *Tables, ks *Schedule, dst, src []byte, vp, dec bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
 	}
 	_ = dst[n*BlockSize-1]
 	if g := n / 16; g > 0 {
-		run16(ks, &dst[0], &src[0], g, vp, dec)
+		run16(t, ks, &dst[0], &src[0], g, vp, dec)
 	}
 	if r := n % 16; r > 0 {
 		i := (n - r) * BlockSize
 		var buf [16 * BlockSize]byte
 		copy(buf[:], src[i:n*BlockSize])
-		run16(ks, &buf[0], &buf[0], 1, vp, dec)
+		run16(t, ks, &buf[0], &buf[0], 1, vp, dec)
 		copy(dst[i:], buf[:r*BlockSize])
 		clear(buf[:])
 	}
@@ -69,15 +75,15 @@ func crypt16(ks *Tables, dst, src []byte, vp, dec bool) {
 
 // run16 runs g groups of 16 blocks through the kernel that vp and dec
 // name.
-func run16(ks *Tables, dst, src *byte, g int, vp, dec bool) {
+func run16(t *Tables, ks *Schedule, dst, src *byte, g int, vp, dec bool) {
 	switch {
 	case vp && dec:
-		decryptBlocks16AVX2VPGather(ks, dst, src, g)
+		decryptBlocks16AVX2VPGather(t, ks, dst, src, g)
 	case vp:
-		encryptBlocks16AVX2VPGather(ks, dst, src, g)
+		encryptBlocks16AVX2VPGather(t, ks, dst, src, g)
 	case dec:
-		decryptBlocks16AVX2Gather(ks, dst, src, g)
+		decryptBlocks16AVX2Gather(t, ks, dst, src, g)
 	default:
-		encryptBlocks16AVX2Gather(ks, dst, src, g)
+		encryptBlocks16AVX2Gather(t, ks, dst, src, g)
 	}
 }

@@ -13,17 +13,19 @@ import (
 // offset from the subkeys, which is part of the assembly kernels' contract:
 //
 //   - the table kernels' MDS·S-box tables in the 4096 bytes before them
-//     (Tables, whose subkeys they are);
+//     (tablesOnly), where New builds them with the subkeys;
 //   - avx2-ct's nibble tables at ctOffset, or generic-ct's packed ones
 //     (key_ct.go);
 //   - or the byte-sliced kernels' S-boxes at slicedOffset.
 //
-// The last three take the same bytes: no plan needs two of them. So a
-// Cipher holds exactly what its kernels read, each once: 4,256 bytes for
-// tables alone, 1,184 for byte-sliced S-boxes alone (and the tables that
-// New builds on use, in a Tables of their own, with a copy of the
-// subkeys), 1,480 for nibble tables, 552 for packed ones; with the
-// Cipher, and rounded up to Go's size classes, 4,864, 1,280 (and 4,864),
+// The last three take the same bytes: no plan needs two of them. The table
+// kernels take the Tables and the Schedule as two pointers, so a Cipher
+// that builds its tables on use keeps them in a Tables of their own, 4,096
+// bytes, beside a Schedule of byte-sliced S-boxes. So a Cipher holds
+// exactly what its kernels read, each once: 4,256 bytes for tables alone,
+// 1,184 for byte-sliced S-boxes alone (and 4,096 for the tables that New
+// builds on use), 1,480 for nibble tables, 552 for packed ones; with the
+// Cipher, and rounded up to Go's size classes, 4,864, 1,280 (and 4,096),
 // 1,536 and 640 (TestCipherMemory).
 type Schedule struct {
 	// k[0:4] whiten the input, k[4:8] the output, and k[8+2r], k[9+2r]
@@ -31,13 +33,12 @@ type Schedule struct {
 	k [40]uint32
 }
 
-// Tables is the table kernels' view of a Schedule: the tables in s, then
-// the subkeys, at offset 4096, which the assembly kernels read.
+// Tables are the table kernels' key material besides the subkeys, which
+// they read from a Schedule.
 type Tables struct {
 	// s[j][x] is column j of the MDS matrix times key-dependent S-box j
 	// applied to x, so that g(X) = s[0][X0] ^ s[1][X1] ^ s[2][X2] ^ s[3][X3].
-	s  [4][256]uint32
-	ks Schedule
+	s [4][256]uint32
 }
 
 // The offsets, from a Schedule, of the key material that follows the
@@ -53,16 +54,20 @@ const (
 // can need; the Schedule's offset in each is 4096 where the tables precede
 // it and 0 elsewhere.
 type (
+	tablesOnly struct {
+		_  Tables // the tables, right before the subkeys (Schedule.tables)
+		ks Schedule
+	}
 	tablesSliced struct {
-		Tables
+		tablesOnly
 		_ [1024]byte // the byte-sliced S-boxes, at slicedOffset
 	}
 	tablesNibbles struct {
-		Tables
+		tablesOnly
 		ct ctSchedule
 	}
 	tablesPacked struct {
-		Tables
+		tablesOnly
 		_ packedSchedule
 	}
 	slicedOnly struct {
@@ -89,7 +94,7 @@ type (
 func allocate[H any](l layoutSet) (*H, *Schedule) {
 	switch l {
 	case 1 << tablesLayout:
-		return allocateWith[H, Tables]()
+		return allocateWith[H, tablesOnly]()
 	case 1<<tablesLayout | 1<<slicedLayout:
 		return allocateWith[H, tablesSliced]()
 	case 1<<tablesLayout | 1<<nibblesLayout:
@@ -119,15 +124,15 @@ func allocateWith[H, T any, PT interface {
 	return &x.h, PT(&x.t).schedule()
 }
 
-func (t *Tables) schedule() *Schedule      { return &t.ks }
+func (t *tablesOnly) schedule() *Schedule  { return &t.ks }
 func (t *slicedOnly) schedule() *Schedule  { return &t.ks }
 func (t *nibblesOnly) schedule() *Schedule { return &t.ks }
 func (t *packedOnly) schedule() *Schedule  { return &t.ks }
 
-// tables returns the table kernels' view of ks, which must have been
-// allocated with the tables layout.
+// tables returns the tables before ks, which must have been allocated
+// with the tables layout.
 func (ks *Schedule) tables() *Tables {
-	return (*Tables)(unsafe.Add(unsafe.Pointer(ks), -int(unsafe.Offsetof(Tables{}.ks))))
+	return (*Tables)(unsafe.Add(unsafe.Pointer(ks), -int(unsafe.Offsetof(tablesOnly{}.ks))))
 }
 
 // nibbles returns the nibble tables of ks, which must have been allocated
@@ -156,15 +161,12 @@ func (ks *Schedule) sliced() *[256]uint32 {
 	return (*[256]uint32)(unsafe.Add(unsafe.Pointer(ks), slicedOffset))
 }
 
-// fromSliced sets ks, which must have the tables layout, to the schedule
-// of src, which has the byte-sliced one: the same subkeys, and the tables
-// of its S-boxes (tablesFromSliced, or its vector form where the CPU has
-// one). It is how a Cipher builds its tables on use (Cipher.tablesFor),
-// without the key.
-func (ks *Schedule) fromSliced(src *Schedule) {
-	ks.k = src.k
-	if !tablesVector(&ks.tables().s, src.sliced()) {
-		tablesFromSliced(&ks.tables().s, src.sliced())
+// fromSliced sets t to the tables of the byte-sliced S-boxes of src
+// (tablesFromSliced, or its vector form where the CPU has one). It is how
+// a Cipher builds its tables on use (Cipher.tablesFor), without the key.
+func (t *Tables) fromSliced(src *Schedule) {
+	if !tablesVector(&t.s, src.sliced()) {
+		tablesFromSliced(&t.s, src.sliced())
 	}
 }
 

@@ -96,8 +96,9 @@ func TestSchedules(t *testing.T) {
 				tables.expandTables(key, true)
 				slicedCT.expandSliced(key)
 				ct.expandCT(key)
-				built, builtGo := &new(Tables).ks, &new(Tables).ks
-				built.fromSliced(slicedCT)
+				built, builtGo := withLayouts(tablesLayout), withLayouts(tablesLayout)
+				built.k, builtGo.k = slicedCT.k, slicedCT.k
+				built.tables().fromSliced(slicedCT)
 				tablesFromSliced(&builtGo.tables().s, slicedCT.sliced())
 				schedules := map[string]*Schedule{"tables": tables, "sliced (ct)": slicedCT, "ct": ct, "tables from sliced": built}
 				slicedSchedules := map[string]*Schedule{"tables": tables, "constant-time": slicedCT}

@@ -182,8 +182,8 @@ func TestTablesOnUse(t *testing.T) {
 			}
 		}
 		lazy := p.Single.layout() == tablesLayout && p.Bulk.layout() == slicedLayout
-		if c := newPlanCipher(p, key); (c.single.Load() == nil) != lazy {
-			t.Fatalf("tables left out: %v, want %v", c.single.Load() == nil, lazy)
+		if c := newPlanCipher(p, key); (c.t.Load() == nil) != lazy {
+			t.Fatalf("tables left out: %v, want %v", c.t.Load() == nil, lazy)
 		}
 		if !lazy {
 			return
@@ -198,7 +198,7 @@ func TestTablesOnUse(t *testing.T) {
 			} else if did {
 				check(c, "setup block", got, src)
 			}
-			if built := c.single.Load() != nil; built == (i < warmLimit/setupWeight) {
+			if built := c.t.Load() != nil; built == (i < warmLimit/setupWeight) {
 				t.Fatalf("after setup block %d: tables built %v", i, built)
 			}
 		}
@@ -210,16 +210,16 @@ func TestTablesOnUse(t *testing.T) {
 			got := make([]byte, len(src))
 			c.EncryptBlocks(got, src)
 			check(c, "short run", got, src)
-			if built := c.single.Load() != nil; built != (i+run > warmLimit) {
+			if built := c.t.Load() != nil; built != (i+run > warmLimit) {
 				t.Fatalf("after %d blocks of short runs: tables built %v", i+run, built)
 			}
 		}
 
 		c = newPlanCipher(p, key)
-		if k, ks := c.Single(); ks != nil || k != p.Single {
-			t.Fatalf("Single before the tables: %s, %v", k.Name, ks != nil)
+		if k, _, tables := c.Single(); tables != nil || k != p.Single {
+			t.Fatalf("Single before the tables: %s, tables %v", k.Name, tables != nil)
 		}
-		if k, ks := c.WarmSingle(); ks == nil || k != p.Single || c.single.Load() != ks {
+		if k, ks, tables := c.WarmSingle(); ks != c.ks || tables == nil || k != p.Single || c.t.Load() != tables {
 			t.Fatalf("WarmSingle did not build the tables")
 		}
 	})

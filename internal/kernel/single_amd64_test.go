@@ -8,25 +8,35 @@ import (
 	"testing"
 )
 
+// A blockFunc is a single-block entry point of the root package's Encrypt
+// and Decrypt, with the tables t that table kernels take.
+type blockFunc func(t *Tables, ks *Schedule, dst, src []byte)
+
 // singleBlock returns the entry points that the root package's Encrypt and
 // Decrypt call for a Cipher whose narrowest kernel is k.
-func singleBlock(k *Kernel) (enc, dec func(ks *Schedule, dst, src []byte)) {
-	ptrs := func(f func(ks *Schedule, dst, src *byte)) func(ks *Schedule, dst, src []byte) {
-		return func(ks *Schedule, dst, src []byte) { f(ks, &dst[0], &src[0]) }
+func singleBlock(k *Kernel) (enc, dec blockFunc) {
+	tables := func(f func(t *Tables, ks *Schedule, dst, src *byte)) blockFunc {
+		return func(t *Tables, ks *Schedule, dst, src []byte) { f(t, ks, &dst[0], &src[0]) }
+	}
+	ptrs := func(f func(ks *Schedule, dst, src *byte)) blockFunc {
+		return func(_ *Tables, ks *Schedule, dst, src []byte) { f(ks, &dst[0], &src[0]) }
+	}
+	slices := func(f func(ks *Schedule, dst, src []byte)) blockFunc {
+		return func(_ *Tables, ks *Schedule, dst, src []byte) { f(ks, dst, src) }
 	}
 	switch k {
 	case AMD64x1:
-		return ptrs(EncryptBlock1x), ptrs(DecryptBlock1x)
+		return tables(EncryptBlock1x), tables(DecryptBlock1x)
 	case AMD64x1BMI:
-		return ptrs(EncryptBlock1xBMI), ptrs(DecryptBlock1xBMI)
+		return tables(EncryptBlock1xBMI), tables(DecryptBlock1xBMI)
 	case AVX512VBMI:
 		return ptrs(EncryptBlockAVX512), ptrs(DecryptBlockAVX512)
 	case AVX512GFNI:
 		return ptrs(EncryptBlockAVX512GFNI), ptrs(DecryptBlockAVX512GFNI)
 	case AVX2CT:
-		return EncryptBlockAVX2CT, DecryptBlockAVX2CT
+		return slices(EncryptBlockAVX2CT), slices(DecryptBlockAVX2CT)
 	case GenericCT:
-		return EncryptBlockGenericCT, DecryptBlockGenericCT
+		return slices(EncryptBlockGenericCT), slices(DecryptBlockGenericCT)
 	}
 	return EncryptBlockGeneric, DecryptBlockGeneric
 }
@@ -63,24 +73,24 @@ func TestPlanSingleBlocks(t *testing.T) {
 // another one, until its tables are built.
 func checkSingleBlocks(t *testing.T, r *rand.Rand, c, ref *Cipher) {
 	t.Helper()
-	_, refKS := ref.Single()
+	_, refKS, refT := ref.Single()
 	for range 64 {
 		src := randBytes(r, BlockSize)
-		k, ks := c.Single()
-		if ks == nil {
-			k, ks = c.WarmSingle()
+		k, ks, tables := c.Single()
+		if tables == nil {
+			k, ks, tables = c.WarmSingle()
 		}
 		enc, dec := singleBlock(k)
 		for _, f := range []struct {
 			name      string
-			got, want func(ks *Schedule, dst, src []byte)
+			got, want blockFunc
 		}{{"encrypt", enc, EncryptBlockGeneric}, {"decrypt", dec, DecryptBlockGeneric}} {
 			want := make([]byte, BlockSize)
-			f.want(refKS, want, src)
+			f.want(refT, refKS, want, src)
 			got := make([]byte, 3*BlockSize)[2*BlockSize:]
-			f.got(ks, got, src)
+			f.got(tables, ks, got, src)
 			inPlace := bytes.Clone(src)
-			f.got(ks, inPlace, inPlace)
+			f.got(tables, ks, inPlace, inPlace)
 			if !bytes.Equal(got, want) || !bytes.Equal(inPlace, want) {
 				t.Fatalf("%s in the plan of %s, %s %x: %x (in place %x), want %x", k.Name, c.plan.Bulk.Name, f.name, src, got, inPlace, want)
 			}
