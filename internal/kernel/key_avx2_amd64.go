@@ -26,6 +26,15 @@ var keyAVX2 = cpu.Host().KeySched.Name == "avx2"
 //go:noescape
 func scheduleAVX2(tables *[4][256]uint32, h *[40]uint32, in *keyBytesAVX512, k int)
 
+// subkeysAVX2 computes h(nρ, Me) for even n and h(nρ, Mo) for odd n, n =
+// 0..39, into h[n], as scheduleAVX2 does, without the tables: the subkeys
+// of the constant-time schedule (expandCT). No address and no branch
+// depends on the key.
+// Implemented in key_avx2_amd64.s; it needs AVX2.
+//
+//go:noescape
+func subkeysAVX2(h *[40]uint32, in *keyBytesAVX512, k int)
+
 // expandAVX2 computes the subkeys and the MDS·S-box tables of a 16, 24 or
 // 32-byte key into ks, which must have the tables layout, as expandTables
 // does without the byte-sliced S-boxes; the CPU must run scheduleAVX2.

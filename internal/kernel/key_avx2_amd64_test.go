@@ -15,7 +15,8 @@ import (
 var runsKeyAVX2 = cpu.Host().KeySched.Supported("avx2")
 
 // TestScheduleAVX2 checks the AVX2 key schedule against the Go one on
-// random keys of each size: every subkey and table word. TestSchedules
+// random keys of each size: every subkey and table word, and the subkeys
+// of subkeysAVX2, the constant-time schedule's. TestSchedules
 // checks the Go one against the specification's reference.
 func TestScheduleAVX2(t *testing.T) {
 	if !runsKeyAVX2 {
@@ -42,6 +43,13 @@ func TestScheduleAVX2(t *testing.T) {
 				}
 				if got.tables().s != ref.tables().s {
 					t.Fatalf("key %x: tables differ from expandTables", key)
+				}
+				w := splitKey(key)
+				in := newKeyBytes(key, w)
+				var h, k [40]uint32
+				subkeysAVX2(&h, &in, w.k)
+				if setSubkeysOfH(&k, &h); k != ref.k {
+					t.Fatalf("key %x: subkeysAVX2's subkeys\n%08x\nwant\n%08x", key, k, ref.k)
 				}
 			}
 		})
@@ -95,5 +103,22 @@ func expandAVX2Bench(ks *Schedule, key []byte) bool {
 		return false
 	}
 	expandAVX2(ks, key)
+	return true
+}
+
+// expandCTAVX2Bench runs expandCT as it runs where internal/cpu chose the
+// AVX2 key schedule (avx2-ct's NewCipherConstantTime on Zen 1), with the
+// subkeys of subkeysAVX2, for BenchmarkExpand where this CPU runs it, and
+// reports whether it did.
+func expandCTAVX2Bench(ks *Schedule, key []byte) bool {
+	if !runsKeyAVX2 {
+		return false
+	}
+	w := splitKey(key)
+	in := newKeyBytes(key, w)
+	var h [40]uint32
+	subkeysAVX2(&h, &in, w.k)
+	setSubkeysOfH(&ks.k, &h)
+	ks.nibbles().setKey(w)
 	return true
 }

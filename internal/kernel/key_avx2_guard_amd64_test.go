@@ -9,9 +9,10 @@ import (
 	"github.com/twofish-go/twofish/internal/guardpage"
 )
 
-// TestScheduleAVX2Guarded runs scheduleAVX2 with each of its buffers flush
-// against a page that faults, after and before it: it must read and write
-// nothing outside them.
+// TestScheduleAVX2Guarded runs scheduleAVX2, and subkeysAVX2, with each of
+// their buffers flush
+// against a page that faults, after and before it: they must read and
+// write nothing outside them.
 func TestScheduleAVX2Guarded(t *testing.T) {
 	if !runsKeyAVX2 {
 		skipUnsupported(t, "avx2")
@@ -36,6 +37,11 @@ func TestScheduleAVX2Guarded(t *testing.T) {
 			var k [40]uint32
 			if setSubkeysOfH(&k, h); k != ref.k {
 				t.Fatalf("key %x: guarded subkeys differ from expandTables", key)
+			}
+			*h = [40]uint32{}
+			subkeysAVX2(h, in, w.k)
+			if setSubkeysOfH(&k, h); k != ref.k {
+				t.Fatalf("key %x: guarded subkeys of subkeysAVX2 differ from expandTables", key)
 			}
 		}
 	}

@@ -13,8 +13,9 @@ import (
 // ones, and where the CPU has it the vector schedule (key_avx512_amd64.go)
 // of both layouts (NewCipher on AVX-512 VBMI) and of the byte-sliced one
 // (NewCipherConstantTime there), and the AVX2 schedule of the tables
-// (avx2, key_avx2_amd64.go: NewCipher on AVX2 without AVX-512 VBMI), which
-// runs on AVX-512 CPUs too:
+// (avx2, key_avx2_amd64.go: NewCipher on AVX2 without AVX-512 VBMI) and
+// ct with the subkeys of the AVX2 one (ct-avx2: NewCipherConstantTime
+// there), which run on AVX-512 CPUs too:
 //
 //	go test -run '^$' -bench Expand -count 5 ./internal/kernel
 func BenchmarkExpand(b *testing.B) {
@@ -32,12 +33,13 @@ func BenchmarkExpand(b *testing.B) {
 			{"vector-tables+sliced", func() { expandVector(ks, true, true, key) }},
 			{"vector-sliced", func() { expandVector(ks, false, true, key) }},
 			{"avx2", func() { expandAVX2Bench(ks, key) }},
+			{"ct-avx2", func() { expandCTAVX2Bench(ct, key) }},
 		} {
 			b.Run(fmt.Sprintf("key=%d/%s", bits, e.name), func(b *testing.B) {
 				if strings.HasPrefix(e.name, "vector") && !expandVector(ks, true, true, key) {
 					b.Skip("no vector key schedule on this CPU")
 				}
-				if e.name == "avx2" && !expandAVX2Bench(ks, key) {
+				if e.name == "avx2" && !expandAVX2Bench(ks, key) || e.name == "ct-avx2" && !expandCTAVX2Bench(ct, key) {
 					b.Skip("no AVX2 key schedule on this CPU")
 				}
 				b.ReportAllocs()

@@ -1,5 +1,7 @@
 package kernel
 
+import "encoding/binary"
+
 // The constant-time key schedule: the same subkeys as expand, computed
 // without indexing any table with key bytes, and the key material of the
 // constant-time kernels (generic-ct, avx2-ct), which never index a table
@@ -145,6 +147,17 @@ var ctFixed ctSchedule
 func init() {
 	ct := &ctFixed
 	ct.buildFixed()
+	for q := range 2 {
+		for x := range uint64(16) {
+			t2 := nib(qtPacked[q][2], x)
+			for i, v := range [3]uint64{t2, nib(qtPacked[q][3], ror4(x)), mix4(ror4(t2))} {
+				secondFixed[q][i][x] = byte(v)
+			}
+		}
+		for i := range 3 {
+			packedSecond[q][i] = pack16(&secondFixed[q][i])
+		}
+	}
 	packedMix = pack16(&ct.mix)
 	for q := range 2 {
 		for i := range 4 {
@@ -172,7 +185,9 @@ func pack16(t *[16]byte) uint64 {
 // layout.
 func (ks *Schedule) expandCT(key []byte) {
 	w := splitKey(key)
-	ks.k = subkeysCT(w)
+	if !subkeysVector(&ks.k, key, w) {
+		ks.k = subkeysCT(w)
+	}
 	ks.nibbles().setKey(w)
 }
 
@@ -180,7 +195,9 @@ func (ks *Schedule) expandCT(key []byte) {
 // tables into ks.packed(), which ks must have.
 func (ks *Schedule) expandPacked(key []byte) {
 	w := splitKey(key)
-	ks.k = subkeysCT(w)
+	if !subkeysVector(&ks.k, key, w) {
+		ks.k = subkeysCT(w)
+	}
 	ks.packed().setKey(w)
 }
 
@@ -188,43 +205,64 @@ func (ks *Schedule) expandPacked(key []byte) {
 func (ct *ctSchedule) setKey(w keyWords) {
 	ct.mix, ct.first, ct.mds = ctFixed.mix, ctFixed.first, ctFixed.mds
 	ct.sv, ct.kw = w.sv, w.k
-	secondLayers(&ct.second, w)
+	ct.second = [4][4][3][16]byte{}
+	for s := range w.k {
+		for j := range 4 {
+			q, c := secondKey(w, s, j)
+			for i, f := range &secondFixed[q] {
+				// Eight entries at a time, in either byte order.
+				b := c[i] * 0x0101010101010101
+				t := &ct.second[s][j][i]
+				binary.LittleEndian.PutUint64(t[:8], binary.LittleEndian.Uint64(f[:8])^b)
+				binary.LittleEndian.PutUint64(t[8:], binary.LittleEndian.Uint64(f[8:])^b)
+			}
+		}
+	}
 }
 
 // setKey fills p with the key material of the key words w.
 func (p *packedSchedule) setKey(w keyWords) {
-	var second [4][4][3][16]byte
-	secondLayers(&second, w)
 	p.kw = w.k
-	for s := range second {
-		for j := range second[s] {
-			for i := range second[s][j] {
-				p.packed[s][j][i] = pack16(&second[s][j][i])
+	p.packed = [4][4][3]uint64{}
+	for s := range w.k {
+		for j := range 4 {
+			q, c := secondKey(w, s, j)
+			for i := range 3 {
+				p.packed[s][j][i] = packedSecond[q][i] ^ c[i]*0x1111111111111111
 			}
 		}
 	}
 }
 
-// secondLayers sets t to ctSchedule.second of the key words w. The tables
-// are indexed only by public loop counters; the key bytes enter by XOR.
-func secondLayers(t *[4][4][3][16]byte, w keyWords) {
-	*t = [4][4][3][16]byte{}
-	for s := range w.k {
-		m := w.k - 1 - s
-		for j := range 4 {
-			q := &qtPacked[qType[m][j]]
-			key := uint64(byte(w.sv[m] >> (8 * j)))
-			lo, hi := key&15, key>>4
-			tab := &t[s][j]
-			for x := range uint64(16) {
-				t2 := nib(q[2], x)
-				v := [3]uint64{t2 ^ lo ^ hi, nib(q[3], ror4(x)), mix4(ror4(t2^lo) ^ mix4(hi))}
-				for i := range v {
-					tab[i][x] = byte(v[i])
-				}
-			}
-		}
-	}
+// The second layer of a q that a key byte κ = (hi, lo) follows
+// (ctSchedule.second) is linear in κ: the XOR of κ into every entry
+// of a key-independent table, because ror4 and mix4 are linear over GF(2)
+// and mix4 is its own inverse:
+//
+//	A0 = t2 ^ κlo ^ κhi
+//	P  = t3∘ror4
+//	Q  = mix4∘(ror4∘(t2 ^ κlo) ^ mix4(κhi)) = mix4∘ror4∘t2 ^ mix4(ror4(κlo)) ^ κhi
+//
+// So a key's second layers are secondFixed (packedSecond for generic-ct)
+// with the nibbles that secondKey returns XORed in: no table is indexed by
+// a key byte, and a key costs 48 XORs, not 768 look-ups.
+
+// secondFixed[q] is the second layer of q0 (q = 0) or q1 before the key:
+// [t2, t3∘ror4, mix4∘ror4∘t2]; packedSecond holds it packed like
+// packedSchedule.packed.
+var (
+	secondFixed  [2][3][16]byte
+	packedSecond [2][3]uint64
+)
+
+// secondKey returns the permutation (0 for q0, 1 for q1) of the second
+// layer at stage s of byte j of the key words w, and the nibble that the
+// key byte there XORs into each of its three tables.
+func secondKey(w keyWords, s, j int) (q int, c [3]uint64) {
+	m := w.k - 1 - s
+	key := uint64(byte(w.sv[m] >> (8 * j)))
+	lo, hi := key&15, key>>4
+	return qType[m][j], [3]uint64{lo ^ hi, 0, mix4(ror4(lo)) ^ hi}
 }
 
 // buildFixed fills the tables that do not depend on the key: mix, first
