@@ -47,20 +47,24 @@
 //
 // # Measurements
 //
-// Latencies on Zen 5 (chains of one instruction, in cycles): VPADDD,
-// VPXORD, VPROLVD, VPSHUFB, VPSHUFD, VPBLENDMB and xmm VPERMB 2; VPERMI2B
-// 3 (xmm), 4 (ymm), 5 (zmm); zmm VPERMB 5; VGF2P8AFFINEQB and VPMULLQ 3;
-// VPMOVB2M into a VPBLENDMB 3. VPTERNLOGD takes 2 cycles from its
-// destination operand but 3 from the other two: hence the order of the
-// last one's operands in mds. VPERMI2B, VPERMB, VPSHUFB, VGF2P8AFFINEQB and
-// VPMOVB2M share two pipes (two a cycle all told), VPTERNLOGD and VPROLVD
-// two others, VPADDD, VPSHUFD and VPBLENDMB any of four. Move elimination
-// takes the copies of A for VPERMI2B.
+// Measured on Zen 5 with loops of the instructions in throwaway Go
+// assembly, their time in ns converted to cycles at the clock that
+// internal/cpuclock reports (3441 MHz). Latencies (chains of one
+// instruction, in cycles): VPADDD, VPXORD, VPROLVD, VPSHUFB, VPSHUFD,
+// VPBLENDMB and xmm VPERMB 2; VPERMI2B 3 (xmm), 4 (ymm), 5 (zmm); zmm
+// VPERMB 5; VGF2P8AFFINEQB 3; VPMOVB2M into a VPBLENDMB 3. VPTERNLOGD
+// takes 2 cycles from its destination operand but about 3 from the other
+// two (two in a chain through those, 6.2): hence the order of the last
+// one's operands in mds. VPERMI2B, VPERMB, VPSHUFB, VGF2P8AFFINEQB and
+// VPMOVB2M (and VPTESTMB, VPCMPB, VPBLENDVB, so none of them is a cheaper
+// way to the upper halves) share two pipes, two a cycle all told;
+// VPTERNLOGD and VPROLVD two others; VPADDD, VPSHUFD and VPBLENDMB any of
+// four. Move elimination takes the copies of A for VPERMI2B.
 //
 // A round's critical path sums to about 29 cycles (VPERMI2B 5, three
 // blends 6, the MDS matrix 10, the PHT 4, the update 4), and alone, in a
 // loop of its own instructions, it runs at 28 to 29; the whole round runs
-// at about 37. The rest is the bursts on the two shuffle pipes: the nine
+// at 37 to 40. The rest is the bursts on the two shuffle pipes: the nine
 // look-ups and masks that wait for A take four cycles to issue, the
 // five MDS shuffles two more. An earlier design, a round of the 4-block
 // kernels' shape in one register (the passive pair's words updated by
