@@ -13,13 +13,18 @@ package kernel
 // memory access whose address and no branch whose direction depend on the
 // key or the data.
 //
-// They replace the 4-block kernel's call of one block: Zen 5, 256-bit key,
-// BenchmarkEncrypt/impl=avx512-gfni/size=16 (each block the next one's
-// input), medians of 5 runs alternating the test binaries of the parent
-// commit and this one (go test -c, then -test.bench
-// 'Encrypt/impl=(avx512-gfni|xcrypto)/key=256/size=16$'): 176 ns against
-// 219 ns (1.24x), x/crypto 126 ns in the same runs. The table kernel
-// amd64-1way, which NewCipher keeps for single blocks, takes about 60 ns.
+// They replace the 4-block kernel's call of one block. Zen 5 (2 cores
+// shared, load average 3-4), each block the next one's input, medians of 9
+// runs alternating the test binaries of the parent commit and this one (go
+// test -c, then -test.bench '(En|De)crypt/impl=(avx512-gfni|xcrypto|amd64-1way)/key=(128|256)/size=16$'):
+// encryption 193 ns against 229 ns (1.19x) with a 256-bit key, 189 ns
+// against 242 ns (1.28x) with a 128-bit one; decryption 188 ns against 232
+// ns (1.23x) and 185 ns against 232 ns (1.25x). In the same runs x/crypto
+// took 130-147 ns and the table kernel amd64-1way, which NewCipher keeps
+// for single blocks, 64-68 ns. A round's critical path alone takes about
+// 28 cycles (see _asm/avx512single): sixteen of them are 130 ns at the
+// 3.44 GHz these runs had, x/crypto's whole block, so a kernel of this
+// shape can come near x/crypto here but not beat it.
 
 // encryptBlock1AVX512GFNI encrypts one block from src to dst.
 // Implemented in single_avx512_amd64.s.
