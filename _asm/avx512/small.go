@@ -11,8 +11,8 @@ import (
 )
 
 // The 4-block kernels, for the few blocks that a group of 64 would mostly
-// pad: single blocks (Encrypt, Decrypt and the serial modes) and short
-// tails. A 64-block group takes as long for one block as for 64; these take
+// pad: short tails, and avx512-vbmi's single blocks (Encrypt, Decrypt and
+// the serial modes; avx512-gfni's go to _asm/avx512single). A 64-block group takes as long for one block as for 64; these take
 // about half that for up to four.
 //
 // Each 128-bit lane holds one block in word layout, its four words in the

@@ -7,6 +7,7 @@ import "github.com/twofish-go/twofish/internal/cpu"
 //go:generate go run -C ../../_asm/scalar . -out ../../internal/kernel/scalar_amd64.s -pkg kernel
 //go:generate go run -C ../../_asm/avx2 . -out ../../internal/kernel/avx2_amd64.s -pkg kernel
 //go:generate go run -C ../../_asm/avx512 . -out ../../internal/kernel/avx512_amd64.s -pkg kernel
+//go:generate go run -C ../../_asm/avx512single . -out ../../internal/kernel/single_avx512_amd64.s -pkg kernel
 //go:generate go run -C ../../_asm/avx2ct . -out ../../internal/kernel/avx2ct_amd64.s -pkg kernel
 //go:generate go run -C ../../_asm/ocb . -out ../../internal/kernel/ocb_amd64.s -pkg kernel
 
@@ -134,13 +135,13 @@ func EncryptBlockAVX512(ks *Schedule, dst, src *byte) { encryptBlocks4AVX512(ks,
 // DecryptBlockAVX512 decrypts one block with the 4-block AVX-512 kernel.
 func DecryptBlockAVX512(ks *Schedule, dst, src *byte) { decryptBlocks4AVX512(ks, dst, src, 1) }
 
-// EncryptBlockAVX512GFNI encrypts one block with the 4-block AVX-512 GFNI
-// kernel.
-func EncryptBlockAVX512GFNI(ks *Schedule, dst, src *byte) { encryptBlocks4AVX512GFNI(ks, dst, src, 1) }
+// EncryptBlockAVX512GFNI encrypts one block with avx512-gfni's single-block
+// kernel (kernels_single_avx512_amd64.go).
+func EncryptBlockAVX512GFNI(ks *Schedule, dst, src *byte) { encryptBlock1AVX512GFNI(ks, dst, src) }
 
-// DecryptBlockAVX512GFNI decrypts one block with the 4-block AVX-512 GFNI
+// DecryptBlockAVX512GFNI decrypts one block with avx512-gfni's single-block
 // kernel.
-func DecryptBlockAVX512GFNI(ks *Schedule, dst, src *byte) { decryptBlocks4AVX512GFNI(ks, dst, src, 1) }
+func DecryptBlockAVX512GFNI(ks *Schedule, dst, src *byte) { decryptBlock1AVX512GFNI(ks, dst, src) }
 
 // EncryptBlockAVX2CT encrypts the first block of src with the avx2-ct
 // kernels, padded to their narrowest group.

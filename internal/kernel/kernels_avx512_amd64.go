@@ -71,9 +71,11 @@ func encryptXTS64AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
 func decryptXTS64AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
 
 // encryptBlocks4AVX512 encrypts n blocks from src to dst, four at a time,
-// one in each 128-bit lane: for single blocks and short tails. A last group
-// of fewer than four is loaded and stored with masks, which neither read
-// nor write past its blocks. Implemented in avx512_amd64.s.
+// one in each 128-bit lane: for short tails, and avx512-vbmi's single
+// blocks (avx512-gfni has a kernel of its own for those,
+// kernels_single_avx512_amd64.go). A last group of fewer than four is
+// loaded and stored with masks, which neither read nor write past its
+// blocks. Implemented in avx512_amd64.s.
 //
 //go:noescape
 func encryptBlocks4AVX512(ks *Schedule, dst, src *byte, n int)

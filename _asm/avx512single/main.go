@@ -1,0 +1,366 @@
+// Command avx512single generates internal/kernel/single_avx512_amd64.s, the
+// avx512-gfni kernels of single blocks, with avo. Run it through go generate
+// in the package directory:
+//
+//	go run -C ../../_asm/avx512single . -out ../../internal/kernel/single_avx512_amd64.s -pkg kernel
+//
+// # Design
+//
+// A single block is a chain: each round waits for the one before, so these
+// kernels are built for the shortest dependency chain per round, not for
+// throughput. They read the schedule of the other avx512-gfni kernels
+// (expandSliced: the subkeys at 0, S-box j as 256 bytes at 160+256j).
+//
+// The block is two xmm registers, A (the pair that goes through the g
+// function this round) and P (the pair it updates), each with its two
+// words at words 1 and 3; words 0 and 2 hold whatever the arithmetic leaves
+// there, and nothing reads them. After a round the updated P is the next
+// round's A and the old A its P: the Feistel swap is a renaming.
+//
+//   - The g function's input is A as it is: x at word 1, y at word 3. The
+//     second g function takes rol(y, 8), a renaming of y's bytes, so S-box
+//     j looks up byte j of word 1 and byte j-1 (mod 4) of word 3, and the
+//     MDS shuffles read its bytes from there.
+//   - The four S-boxes stay in zmm registers for the whole call (half of
+//     them as memory operands), and each look-up is a VPERMI2B of all
+//     bytes on a copy of A (the copy is a renamed move); a VPMOVB2M of A
+//     beside them picks the upper 128 entries with a masked blend, and two
+//     levels of VPBLENDMB with constant masks keep S-box j's answer where
+//     S-box j was wanted.
+//   - The MDS matrix: VPSHUFB puts the S-box output y[j] that each
+//     multiplier 01, 5B, EF takes at the output byte where it goes (5B and
+//     EF twice in some rows: two shuffles and an XOR), VGF2P8AFFINEQB
+//     multiplies by 5B and EF, and a VPTERNLOGD adds the three: t1 at words
+//     0 and 2, t0 at words 1 and 3, so that each 64-bit lane holds
+//     Q = t1 + t0·2^32.
+//   - The PHT and the subkeys: Q + (Q << 32) and Q + (Q << 33) (one
+//     VPSLLVQ) have t0+t1 and t0+2·t1 in their upper words, word 1 and
+//     word 3, where the subkeys (one VPSHUFD of their memory operand) are
+//     added to Q beside the shift: two additions on the chain, and no
+//     shuffle between the MDS matrix and the PHT.
+//   - The update of P: its words rotated by one as the round wants before
+//     the XOR (beside the chain), the XOR with F, the rotation after it.
+//
+// All sixteen rounds are unrolled, their subkeys memory operands at fixed
+// offsets. There is no mask but constants and the look-ups' upper halves,
+// and no merge-masked instruction.
+//
+// # Measurements
+//
+// Measured on Zen 5 with loops of the instructions in throwaway Go
+// assembly, their time in ns converted to cycles at the clock that
+// internal/cpuclock reports (3441 MHz). Latencies (chains of one
+// instruction, in cycles): VPADDD, VPXORD, VPROLVD, VPSHUFB, VPSHUFD,
+// VPBLENDMB and xmm VPERMB 2; VPERMI2B 3 (xmm), 4 (ymm), 5 (zmm); zmm
+// VPERMB 5; VGF2P8AFFINEQB 3; VPMOVB2M into a VPBLENDMB 3. VPTERNLOGD
+// takes 2 cycles from its destination operand but about 3 from the other
+// two (two in a chain through those, 6.2): hence the order of the last
+// one's operands in mds. VPERMI2B, VPERMB, VPSHUFB, VGF2P8AFFINEQB and
+// VPMOVB2M (and VPTESTMB, VPCMPB, VPBLENDVB, so none of them is a cheaper
+// way to the upper halves) share two pipes, two a cycle all told;
+// VPTERNLOGD and VPROLVD two others; VPADDD, VPSHUFD and VPBLENDMB any of
+// four. Move elimination takes the copies of A for VPERMI2B.
+//
+// A round's critical path sums to about 29 cycles (VPERMI2B 5, three
+// blends 6, the MDS matrix 10, the PHT 4, the update 4), and alone, in a
+// loop of its own instructions, it runs at 28 to 29; the whole round runs
+// at 37 to 40. The rest is the bursts on the two shuffle pipes: the nine
+// look-ups and masks that wait for A take four cycles to issue, the
+// five MDS shuffles two more. An earlier design, a round of the 4-block
+// kernels' shape in one register (the passive pair's words updated by
+// masked instructions, a VPSHUFD between the MDS matrix and the PHT, its
+// selects by VPTERNLOGD), ran at 42 cycles a round against 31 summed.
+//
+// # Constant time
+//
+// No memory operand has an index register and there is no branch: the
+// S-boxes are whole registers or whole lines at fixed offsets, the
+// constants whole lines at fixed addresses. single_avx512_amd64_test.go
+// checks the generated file.
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/twofish-go/twofish/_asm/internal/asmgen"
+	"github.com/twofish-go/twofish/_asm/internal/spec"
+)
+
+var c = build.NewContext()
+
+func main() {
+	asmgen.Main(c, "avx512single", "github.com/twofish-go/twofish/internal/kernel", func() {
+		constants()
+		kernel1(false)
+		kernel1(true)
+	})
+}
+
+// Offsets into the schedule (key.go, key_avx512.go).
+const (
+	subkeysOffset = 0
+	sboxOffset    = 160
+)
+
+// Constants in memory.
+var (
+	// gfMats holds the VGF2P8AFFINEQB matrices of the products by 5B and
+	// EF, at gfOff.
+	gfMats operand.Mem
+	gfOff  = map[byte]int{0x5B: 0, 0xEF: 8}
+	// shifts are the VPSLLVQ counts of the PHT: 32 and 33.
+	shifts operand.Mem
+	// rotPre[dec] and rotPost[dec] are the VPROLVD counts of P's words
+	// before the XOR with F and after it.
+	rotPre, rotPost [2]operand.Mem
+	// mdsShuffles are the VPSHUFB controls of mdsShuffle.
+	mdsShuffles = map[string]operand.Mem{}
+)
+
+// sbox returns the S-box that the g functions want at byte position b: S-box
+// b%4 in word 1 (x) and in the words nobody reads, S-box b%4+1 (mod 4) in
+// word 3 (y, whose bytes rol(y, 8) renames).
+func sbox(b int) int {
+	if b/4 == 3 {
+		return (b + 1) % 4
+	}
+	return b % 4
+}
+
+// source returns the byte position of the g function input byte j whose
+// output goes to word w: for t0 (words 1 and 3) byte j of x, for t1
+// (words 0 and 2) byte j of rol(y, 8), byte j-1 (mod 4) of y.
+func source(w, j int) int {
+	if w%2 == 1 {
+		return 4 + j
+	}
+	return 12 + (j+3)%4
+}
+
+// gfMatrix returns the VGF2P8AFFINEQB matrix of the map y -> m·y in the MDS
+// field (GF(2) linear): bit i of the product is the parity of y ANDed with
+// byte 7-i of the matrix, so byte 7-i has bit j set where bit i of m·x^j
+// is.
+func gfMatrix(m byte) uint64 {
+	var a uint64
+	for i := range 8 {
+		var row byte
+		for j := range 8 {
+			row |= (spec.GFMul(m, 1<<j) >> i & 1) << j
+		}
+		a |= uint64(row) << (8 * (7 - i))
+	}
+	return a
+}
+
+// words returns the 16-byte constant of the 32-bit words w.
+func words(name string, w [4]uint32) operand.Mem {
+	return asmgen.Words(c, name, uint64(w[0])|uint64(w[1])<<32, uint64(w[2])|uint64(w[3])<<32)
+}
+
+func constants() {
+	gfMats = asmgen.Words(c, "singleGF", gfMatrix(0x5B), gfMatrix(0xEF))
+	shifts = asmgen.Words(c, "singleShifts", 32, 33)
+	// Encryption: x' = ror(x ^ f0, 1), y' = rol(y, 1) ^ f1. Decryption:
+	// x' = rol(x, 1) ^ f0, y' = ror(y ^ f1, 1).
+	rotPre[0] = words("singleRotPreEnc", [4]uint32{0, 0, 0, 1})
+	rotPost[0] = words("singleRotPostEnc", [4]uint32{0, 31, 0, 0})
+	rotPre[1] = words("singleRotPreDec", [4]uint32{0, 1, 0, 0})
+	rotPost[1] = words("singleRotPostDec", [4]uint32{0, 0, 0, 31})
+	for _, m := range []byte{0x01, 0x5B, 0xEF} {
+		for occ := range 2 {
+			mdsShuffle(m, occ)
+		}
+	}
+}
+
+// mdsShuffle returns the VPSHUFB control that puts, at byte i of each word
+// w, the S-box output of input byte j of the g function that w takes
+// (source), for the occ-th j (from 0) with MDS[i][j] = m, and zero where row
+// i has no occ-th; false if no row has.
+func mdsShuffle(m byte, occ int) (operand.Mem, bool) {
+	key := fmt.Sprintf("singleMDS%02X_%d", m, occ)
+	if t, ok := mdsShuffles[key]; ok {
+		return t, true
+	}
+	var ctrl [16]byte
+	any := false
+	for b := range ctrl {
+		ctrl[b] = 0x80
+		w, i := b/4, b%4
+		n := 0
+		for j := range 4 {
+			if spec.MDS[i][j] != m {
+				continue
+			}
+			if n == occ {
+				ctrl[b] = byte(source(w, j))
+				any = true
+			}
+			n++
+		}
+	}
+	if !any {
+		return operand.Mem{}, false
+	}
+	t := asmgen.Bytes(c, key, 16, func(i int) byte { return ctrl[i] })
+	mdsShuffles[key] = t
+	return t, true
+}
+
+type vec = reg.VecVirtual
+
+// kern1 is the state of one single-block kernel's generation.
+type kern1 struct {
+	ks  reg.GPVirtual
+	dec int
+	// tab[j][h] is the h-th 64 bytes of S-box j: a register for h = 0
+	// and 2, the first table operand of VPERMI2B; a memory operand for 1
+	// and 3.
+	tab [4][4]operand.Op
+	// odd and bit1 mask the byte positions whose S-box (sbox) has bit 0
+	// and bit 1 set.
+	odd, bit1 reg.OpmaskVirtual
+}
+
+func kernel1(dec bool) {
+	name := "encryptBlock1AVX512GFNI"
+	k := &kern1{}
+	inW, outW := 0, 4
+	if dec {
+		name = "decryptBlock1AVX512GFNI"
+		k.dec = 1
+		inW, outW = 4, 0
+	}
+	c.Implement(name)
+	c.Attributes(attr.NOSPLIT)
+	c.Commentf("%s processes one block; generated by _asm/avx512single.", name)
+	k.ks = c.GP64()
+	c.Load(c.Param("ks"), k.ks)
+	src, dst := c.Load(c.Param("src"), c.GP64()), c.Load(c.Param("dst"), c.GP64())
+
+	s := c.XMM()
+	c.VMOVDQU(operand.Mem{Base: src}, s)
+	c.VPXORD(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*inW}, s, s)
+	// The pairs at words 1 and 3: A = (w0, w1), P = (w2, w3).
+	a, p := c.XMM(), c.XMM()
+	c.VPSHUFD(operand.U8(0x50), s, a)
+	c.VPSHUFD(operand.U8(0xFA), s, p)
+
+	for j := range 4 {
+		for h := range 4 {
+			m := operand.Mem{Base: k.ks, Disp: sboxOffset + 256*j + 64*h}
+			k.tab[j][h] = m
+			if h%2 == 0 {
+				r := c.ZMM()
+				c.VMOVDQU64(m, r)
+				k.tab[j][h] = r
+			}
+		}
+	}
+	var odd, bit1 uint32
+	for b := range 16 {
+		odd |= uint32(sbox(b)&1) << b
+		bit1 |= uint32(sbox(b)>>1) << b
+	}
+	t := c.GP64()
+	k.odd, k.bit1 = c.K(), c.K()
+	c.MOVQ(operand.U32(odd), t)
+	c.KMOVW(t.As32(), k.odd)
+	c.MOVQ(operand.U32(bit1), t)
+	c.KMOVW(t.As32(), k.bit1)
+
+	for r := range 16 {
+		kw := 8 + 2*r
+		if dec {
+			kw = 38 - 2*r
+		}
+		a, p = k.round(a, p, kw), a
+	}
+
+	// The output: the last round's A, then its updated P.
+	out := c.XMM()
+	c.VSHUFPS(operand.U8(0xDD), a, p, out)
+	c.VPXORD(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*outW}, out, out)
+	c.VMOVDQU(out, operand.Mem{Base: dst})
+	c.VZEROUPPER()
+	c.RET()
+}
+
+// round returns P after one Feistel round with the pair A and the subkeys
+// k[kw], k[kw+1].
+func (k *kern1) round(a, p vec, kw int) vec {
+	// The look-ups: S-box j of every byte, its lower and upper half, and
+	// bit 7 of the byte picks.
+	upper := c.K()
+	c.VPMOVB2M(a, upper)
+	var looked [4]vec
+	for j := range 4 {
+		var half [2]vec
+		for h := range 2 {
+			half[h] = c.ZMM()
+			c.VMOVDQA64(a.AsZ(), half[h])
+			c.VPERMI2B(k.tab[j][2*h+1], k.tab[j][2*h], half[h])
+		}
+		// The blends write over the lower half's copy: avo takes a
+		// masked instruction's destination for an input too.
+		c.VPBLENDMB(half[1].AsX(), half[0].AsX(), upper, half[0].AsX())
+		looked[j] = half[0].AsX().(vec)
+	}
+	// Each byte keeps the S-box it wants.
+	lo, hi := looked[0], looked[2]
+	c.VPBLENDMB(looked[1], lo, k.odd, lo)
+	c.VPBLENDMB(looked[3], hi, k.odd, hi)
+	c.VPBLENDMB(hi, lo, k.bit1, lo)
+	q := mds(lo)
+
+	// The PHT with the subkeys: Q+K and Q<<(32, 33) side by side.
+	kv, sh := c.XMM(), c.XMM()
+	c.VPSHUFD(operand.U8(0x50), operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*kw}, kv)
+	c.VPADDD(q, kv, kv)
+	c.VPSLLVQ(shifts, q, sh)
+	c.VPADDD(sh, kv, kv)
+
+	// P's update.
+	u := c.XMM()
+	c.VPROLVD(rotPre[k.dec], p, u)
+	c.VPXORD(kv, u, u)
+	c.VPROLVD(rotPost[k.dec], u, u)
+	return u
+}
+
+// mds returns the MDS matrix times the S-box outputs y: t1 at words 0 and 2,
+// t0 at words 1 and 3.
+func mds(y vec) vec {
+	u := map[byte]vec{}
+	for _, m := range []byte{0x01, 0x5B, 0xEF} {
+		var parts []vec
+		for occ := range 2 {
+			ctrl, ok := mdsShuffle(m, occ)
+			if !ok {
+				continue
+			}
+			t := c.XMM()
+			c.VPSHUFB(ctrl, y, t)
+			parts = append(parts, t)
+		}
+		u[m] = parts[0]
+		if len(parts) == 2 {
+			c.VPXORD(parts[1], parts[0], parts[0])
+		}
+	}
+	var p [2]vec
+	for i, m := range []byte{0x5B, 0xEF} {
+		p[i] = c.XMM()
+		c.VGF2P8AFFINEQB_BCST(operand.U8(0), gfMats.Offset(gfOff[m]), u[m], p[i])
+	}
+	// The products arrive last: one of them is the destination operand,
+	// the one through which VPTERNLOGD takes 2 cycles rather than 3.
+	c.VPTERNLOGD(operand.U8(0x96), u[1], p[1], p[0])
+	return p[0]
+}
