@@ -94,11 +94,13 @@ var c = build.NewContext()
 func main() {
 	asmgen.Main(c, "avx2ct", "github.com/twofish-go/twofish/internal/kernel", func() {
 		constants()
+		constants1()
 		for _, kw := range []int{2, 3, 4} {
 			for _, dec := range []bool{false, true} {
 				kernel64(kw, dec)
 				kernel32(kw, dec)
 				kernel8(kw, dec)
+				kernel1(kw, dec)
 			}
 		}
 	}, check)

@@ -110,6 +110,456 @@ DATA avx2ctConsts<>+120(SB)/4, $0x00000003
 DATA avx2ctConsts<>+124(SB)/4, $0x00000007
 GLOBL avx2ctConsts<>(SB), RODATA|NOPTR, $128
 
+DATA avx2ct1Consts<>+0(SB)/1, $0x0b
+DATA avx2ct1Consts<>+1(SB)/1, $0x0a
+DATA avx2ct1Consts<>+2(SB)/1, $0x05
+DATA avx2ct1Consts<>+3(SB)/1, $0x0e
+DATA avx2ct1Consts<>+4(SB)/1, $0x06
+DATA avx2ct1Consts<>+5(SB)/1, $0x0d
+DATA avx2ct1Consts<>+6(SB)/1, $0x09
+DATA avx2ct1Consts<>+7(SB)/1, $0x00
+DATA avx2ct1Consts<>+8(SB)/1, $0x0c
+DATA avx2ct1Consts<>+9(SB)/1, $0x08
+DATA avx2ct1Consts<>+10(SB)/1, $0x0f
+DATA avx2ct1Consts<>+11(SB)/1, $0x03
+DATA avx2ct1Consts<>+12(SB)/1, $0x02
+DATA avx2ct1Consts<>+13(SB)/1, $0x04
+DATA avx2ct1Consts<>+14(SB)/1, $0x07
+DATA avx2ct1Consts<>+15(SB)/1, $0x01
+DATA avx2ct1Consts<>+16(SB)/1, $0x0d
+DATA avx2ct1Consts<>+17(SB)/1, $0x09
+DATA avx2ct1Consts<>+18(SB)/1, $0x07
+DATA avx2ct1Consts<>+19(SB)/1, $0x0b
+DATA avx2ct1Consts<>+20(SB)/1, $0x0f
+DATA avx2ct1Consts<>+21(SB)/1, $0x03
+DATA avx2ct1Consts<>+22(SB)/1, $0x04
+DATA avx2ct1Consts<>+23(SB)/1, $0x00
+DATA avx2ct1Consts<>+24(SB)/1, $0x01
+DATA avx2ct1Consts<>+25(SB)/1, $0x08
+DATA avx2ct1Consts<>+26(SB)/1, $0x02
+DATA avx2ct1Consts<>+27(SB)/1, $0x05
+DATA avx2ct1Consts<>+28(SB)/1, $0x06
+DATA avx2ct1Consts<>+29(SB)/1, $0x0c
+DATA avx2ct1Consts<>+30(SB)/1, $0x0e
+DATA avx2ct1Consts<>+31(SB)/1, $0x0a
+DATA avx2ct1Consts<>+32(SB)/1, $0x05
+DATA avx2ct1Consts<>+33(SB)/1, $0x0d
+DATA avx2ct1Consts<>+34(SB)/1, $0x0a
+DATA avx2ct1Consts<>+35(SB)/1, $0x0f
+DATA avx2ct1Consts<>+36(SB)/1, $0x0b
+DATA avx2ct1Consts<>+37(SB)/1, $0x0e
+DATA avx2ct1Consts<>+38(SB)/1, $0x0c
+DATA avx2ct1Consts<>+39(SB)/1, $0x00
+DATA avx2ct1Consts<>+40(SB)/1, $0x06
+DATA avx2ct1Consts<>+41(SB)/1, $0x04
+DATA avx2ct1Consts<>+42(SB)/1, $0x07
+DATA avx2ct1Consts<>+43(SB)/1, $0x01
+DATA avx2ct1Consts<>+44(SB)/1, $0x09
+DATA avx2ct1Consts<>+45(SB)/1, $0x02
+DATA avx2ct1Consts<>+46(SB)/1, $0x03
+DATA avx2ct1Consts<>+47(SB)/1, $0x08
+DATA avx2ct1Consts<>+48(SB)/1, $0x04
+DATA avx2ct1Consts<>+49(SB)/1, $0x0c
+DATA avx2ct1Consts<>+50(SB)/1, $0x07
+DATA avx2ct1Consts<>+51(SB)/1, $0x05
+DATA avx2ct1Consts<>+52(SB)/1, $0x01
+DATA avx2ct1Consts<>+53(SB)/1, $0x06
+DATA avx2ct1Consts<>+54(SB)/1, $0x09
+DATA avx2ct1Consts<>+55(SB)/1, $0x0a
+DATA avx2ct1Consts<>+56(SB)/1, $0x00
+DATA avx2ct1Consts<>+57(SB)/1, $0x0e
+DATA avx2ct1Consts<>+58(SB)/1, $0x0d
+DATA avx2ct1Consts<>+59(SB)/1, $0x08
+DATA avx2ct1Consts<>+60(SB)/1, $0x02
+DATA avx2ct1Consts<>+61(SB)/1, $0x0b
+DATA avx2ct1Consts<>+62(SB)/1, $0x03
+DATA avx2ct1Consts<>+63(SB)/1, $0x0f
+DATA avx2ct1Consts<>+64(SB)/1, $0x0b
+DATA avx2ct1Consts<>+65(SB)/1, $0x06
+DATA avx2ct1Consts<>+66(SB)/1, $0x09
+DATA avx2ct1Consts<>+67(SB)/1, $0x04
+DATA avx2ct1Consts<>+68(SB)/1, $0x05
+DATA avx2ct1Consts<>+69(SB)/1, $0x07
+DATA avx2ct1Consts<>+70(SB)/1, $0x01
+DATA avx2ct1Consts<>+71(SB)/1, $0x0f
+DATA avx2ct1Consts<>+72(SB)/1, $0x0c
+DATA avx2ct1Consts<>+73(SB)/1, $0x02
+DATA avx2ct1Consts<>+74(SB)/1, $0x03
+DATA avx2ct1Consts<>+75(SB)/1, $0x00
+DATA avx2ct1Consts<>+76(SB)/1, $0x0d
+DATA avx2ct1Consts<>+77(SB)/1, $0x08
+DATA avx2ct1Consts<>+78(SB)/1, $0x0e
+DATA avx2ct1Consts<>+79(SB)/1, $0x0a
+DATA avx2ct1Consts<>+80(SB)/1, $0x02
+DATA avx2ct1Consts<>+81(SB)/1, $0x06
+DATA avx2ct1Consts<>+82(SB)/1, $0x03
+DATA avx2ct1Consts<>+83(SB)/1, $0x0a
+DATA avx2ct1Consts<>+84(SB)/1, $0x08
+DATA avx2ct1Consts<>+85(SB)/1, $0x0b
+DATA avx2ct1Consts<>+86(SB)/1, $0x0c
+DATA avx2ct1Consts<>+87(SB)/1, $0x0d
+DATA avx2ct1Consts<>+88(SB)/1, $0x00
+DATA avx2ct1Consts<>+89(SB)/1, $0x0f
+DATA avx2ct1Consts<>+90(SB)/1, $0x0e
+DATA avx2ct1Consts<>+91(SB)/1, $0x04
+DATA avx2ct1Consts<>+92(SB)/1, $0x09
+DATA avx2ct1Consts<>+93(SB)/1, $0x05
+DATA avx2ct1Consts<>+94(SB)/1, $0x01
+DATA avx2ct1Consts<>+95(SB)/1, $0x07
+DATA avx2ct1Consts<>+96(SB)/1, $0x00
+DATA avx2ct1Consts<>+97(SB)/1, $0x08
+DATA avx2ct1Consts<>+98(SB)/1, $0x09
+DATA avx2ct1Consts<>+99(SB)/1, $0x01
+DATA avx2ct1Consts<>+100(SB)/1, $0x02
+DATA avx2ct1Consts<>+101(SB)/1, $0x0a
+DATA avx2ct1Consts<>+102(SB)/1, $0x0b
+DATA avx2ct1Consts<>+103(SB)/1, $0x03
+DATA avx2ct1Consts<>+104(SB)/1, $0x04
+DATA avx2ct1Consts<>+105(SB)/1, $0x0c
+DATA avx2ct1Consts<>+106(SB)/1, $0x0d
+DATA avx2ct1Consts<>+107(SB)/1, $0x05
+DATA avx2ct1Consts<>+108(SB)/1, $0x06
+DATA avx2ct1Consts<>+109(SB)/1, $0x0e
+DATA avx2ct1Consts<>+110(SB)/1, $0x0f
+DATA avx2ct1Consts<>+111(SB)/1, $0x07
+DATA avx2ct1Consts<>+112(SB)/1, $0x00
+DATA avx2ct1Consts<>+113(SB)/1, $0x01
+DATA avx2ct1Consts<>+114(SB)/1, $0x02
+DATA avx2ct1Consts<>+115(SB)/1, $0x03
+DATA avx2ct1Consts<>+116(SB)/1, $0x01
+DATA avx2ct1Consts<>+117(SB)/1, $0x02
+DATA avx2ct1Consts<>+118(SB)/1, $0x03
+DATA avx2ct1Consts<>+119(SB)/1, $0x00
+DATA avx2ct1Consts<>+120(SB)/1, $0x80
+DATA avx2ct1Consts<>+121(SB)/1, $0x80
+DATA avx2ct1Consts<>+122(SB)/1, $0x80
+DATA avx2ct1Consts<>+123(SB)/1, $0x80
+DATA avx2ct1Consts<>+124(SB)/1, $0x80
+DATA avx2ct1Consts<>+125(SB)/1, $0x80
+DATA avx2ct1Consts<>+126(SB)/1, $0x80
+DATA avx2ct1Consts<>+127(SB)/1, $0x80
+DATA avx2ct1Consts<>+128(SB)/1, $0x00
+DATA avx2ct1Consts<>+129(SB)/1, $0x00
+DATA avx2ct1Consts<>+130(SB)/1, $0x80
+DATA avx2ct1Consts<>+131(SB)/1, $0x80
+DATA avx2ct1Consts<>+132(SB)/1, $0x00
+DATA avx2ct1Consts<>+133(SB)/1, $0x80
+DATA avx2ct1Consts<>+134(SB)/1, $0x80
+DATA avx2ct1Consts<>+135(SB)/1, $0x00
+DATA avx2ct1Consts<>+136(SB)/1, $0x00
+DATA avx2ct1Consts<>+137(SB)/1, $0x00
+DATA avx2ct1Consts<>+138(SB)/1, $0x00
+DATA avx2ct1Consts<>+139(SB)/1, $0x00
+DATA avx2ct1Consts<>+140(SB)/1, $0x00
+DATA avx2ct1Consts<>+141(SB)/1, $0x00
+DATA avx2ct1Consts<>+142(SB)/1, $0x00
+DATA avx2ct1Consts<>+143(SB)/1, $0x00
+DATA avx2ct1Consts<>+144(SB)/1, $0x00
+DATA avx2ct1Consts<>+145(SB)/1, $0x80
+DATA avx2ct1Consts<>+146(SB)/1, $0x00
+DATA avx2ct1Consts<>+147(SB)/1, $0x80
+DATA avx2ct1Consts<>+148(SB)/1, $0x80
+DATA avx2ct1Consts<>+149(SB)/1, $0x00
+DATA avx2ct1Consts<>+150(SB)/1, $0x80
+DATA avx2ct1Consts<>+151(SB)/1, $0x00
+DATA avx2ct1Consts<>+152(SB)/1, $0x00
+DATA avx2ct1Consts<>+153(SB)/1, $0x00
+DATA avx2ct1Consts<>+154(SB)/1, $0x00
+DATA avx2ct1Consts<>+155(SB)/1, $0x00
+DATA avx2ct1Consts<>+156(SB)/1, $0x00
+DATA avx2ct1Consts<>+157(SB)/1, $0x00
+DATA avx2ct1Consts<>+158(SB)/1, $0x00
+DATA avx2ct1Consts<>+159(SB)/1, $0x00
+DATA avx2ct1Consts<>+160(SB)/1, $0x80
+DATA avx2ct1Consts<>+161(SB)/1, $0x80
+DATA avx2ct1Consts<>+162(SB)/1, $0x00
+DATA avx2ct1Consts<>+163(SB)/1, $0x00
+DATA avx2ct1Consts<>+164(SB)/1, $0x80
+DATA avx2ct1Consts<>+165(SB)/1, $0x00
+DATA avx2ct1Consts<>+166(SB)/1, $0x00
+DATA avx2ct1Consts<>+167(SB)/1, $0x80
+DATA avx2ct1Consts<>+168(SB)/1, $0x00
+DATA avx2ct1Consts<>+169(SB)/1, $0x00
+DATA avx2ct1Consts<>+170(SB)/1, $0x00
+DATA avx2ct1Consts<>+171(SB)/1, $0x00
+DATA avx2ct1Consts<>+172(SB)/1, $0x00
+DATA avx2ct1Consts<>+173(SB)/1, $0x00
+DATA avx2ct1Consts<>+174(SB)/1, $0x00
+DATA avx2ct1Consts<>+175(SB)/1, $0x00
+DATA avx2ct1Consts<>+176(SB)/1, $0x80
+DATA avx2ct1Consts<>+177(SB)/1, $0x00
+DATA avx2ct1Consts<>+178(SB)/1, $0x00
+DATA avx2ct1Consts<>+179(SB)/1, $0x80
+DATA avx2ct1Consts<>+180(SB)/1, $0x00
+DATA avx2ct1Consts<>+181(SB)/1, $0x00
+DATA avx2ct1Consts<>+182(SB)/1, $0x80
+DATA avx2ct1Consts<>+183(SB)/1, $0x80
+DATA avx2ct1Consts<>+184(SB)/1, $0x00
+DATA avx2ct1Consts<>+185(SB)/1, $0x00
+DATA avx2ct1Consts<>+186(SB)/1, $0x00
+DATA avx2ct1Consts<>+187(SB)/1, $0x00
+DATA avx2ct1Consts<>+188(SB)/1, $0x00
+DATA avx2ct1Consts<>+189(SB)/1, $0x00
+DATA avx2ct1Consts<>+190(SB)/1, $0x00
+DATA avx2ct1Consts<>+191(SB)/1, $0x00
+DATA avx2ct1Consts<>+192(SB)/1, $0x80
+DATA avx2ct1Consts<>+193(SB)/1, $0x00
+DATA avx2ct1Consts<>+194(SB)/1, $0x80
+DATA avx2ct1Consts<>+195(SB)/1, $0x00
+DATA avx2ct1Consts<>+196(SB)/1, $0x00
+DATA avx2ct1Consts<>+197(SB)/1, $0x80
+DATA avx2ct1Consts<>+198(SB)/1, $0x00
+DATA avx2ct1Consts<>+199(SB)/1, $0x80
+DATA avx2ct1Consts<>+200(SB)/1, $0x00
+DATA avx2ct1Consts<>+201(SB)/1, $0x00
+DATA avx2ct1Consts<>+202(SB)/1, $0x00
+DATA avx2ct1Consts<>+203(SB)/1, $0x00
+DATA avx2ct1Consts<>+204(SB)/1, $0x00
+DATA avx2ct1Consts<>+205(SB)/1, $0x00
+DATA avx2ct1Consts<>+206(SB)/1, $0x00
+DATA avx2ct1Consts<>+207(SB)/1, $0x00
+DATA avx2ct1Consts<>+208(SB)/1, $0x00
+DATA avx2ct1Consts<>+209(SB)/1, $0x03
+DATA avx2ct1Consts<>+210(SB)/1, $0x02
+DATA avx2ct1Consts<>+211(SB)/1, $0x01
+DATA avx2ct1Consts<>+212(SB)/1, $0x07
+DATA avx2ct1Consts<>+213(SB)/1, $0x06
+DATA avx2ct1Consts<>+214(SB)/1, $0x05
+DATA avx2ct1Consts<>+215(SB)/1, $0x04
+DATA avx2ct1Consts<>+216(SB)/1, $0x80
+DATA avx2ct1Consts<>+217(SB)/1, $0x80
+DATA avx2ct1Consts<>+218(SB)/1, $0x80
+DATA avx2ct1Consts<>+219(SB)/1, $0x80
+DATA avx2ct1Consts<>+220(SB)/1, $0x80
+DATA avx2ct1Consts<>+221(SB)/1, $0x80
+DATA avx2ct1Consts<>+222(SB)/1, $0x80
+DATA avx2ct1Consts<>+223(SB)/1, $0x80
+DATA avx2ct1Consts<>+224(SB)/1, $0x80
+DATA avx2ct1Consts<>+225(SB)/1, $0x80
+DATA avx2ct1Consts<>+226(SB)/1, $0x80
+DATA avx2ct1Consts<>+227(SB)/1, $0x80
+DATA avx2ct1Consts<>+228(SB)/1, $0x80
+DATA avx2ct1Consts<>+229(SB)/1, $0x80
+DATA avx2ct1Consts<>+230(SB)/1, $0x80
+DATA avx2ct1Consts<>+231(SB)/1, $0x80
+DATA avx2ct1Consts<>+232(SB)/1, $0x80
+DATA avx2ct1Consts<>+233(SB)/1, $0x80
+DATA avx2ct1Consts<>+234(SB)/1, $0x80
+DATA avx2ct1Consts<>+235(SB)/1, $0x80
+DATA avx2ct1Consts<>+236(SB)/1, $0x80
+DATA avx2ct1Consts<>+237(SB)/1, $0x80
+DATA avx2ct1Consts<>+238(SB)/1, $0x80
+DATA avx2ct1Consts<>+239(SB)/1, $0x80
+DATA avx2ct1Consts<>+240(SB)/1, $0x02
+DATA avx2ct1Consts<>+241(SB)/1, $0x00
+DATA avx2ct1Consts<>+242(SB)/1, $0x01
+DATA avx2ct1Consts<>+243(SB)/1, $0x03
+DATA avx2ct1Consts<>+244(SB)/1, $0x05
+DATA avx2ct1Consts<>+245(SB)/1, $0x07
+DATA avx2ct1Consts<>+246(SB)/1, $0x04
+DATA avx2ct1Consts<>+247(SB)/1, $0x06
+DATA avx2ct1Consts<>+248(SB)/1, $0x80
+DATA avx2ct1Consts<>+249(SB)/1, $0x80
+DATA avx2ct1Consts<>+250(SB)/1, $0x80
+DATA avx2ct1Consts<>+251(SB)/1, $0x80
+DATA avx2ct1Consts<>+252(SB)/1, $0x80
+DATA avx2ct1Consts<>+253(SB)/1, $0x80
+DATA avx2ct1Consts<>+254(SB)/1, $0x80
+DATA avx2ct1Consts<>+255(SB)/1, $0x80
+DATA avx2ct1Consts<>+256(SB)/1, $0x03
+DATA avx2ct1Consts<>+257(SB)/1, $0x80
+DATA avx2ct1Consts<>+258(SB)/1, $0x80
+DATA avx2ct1Consts<>+259(SB)/1, $0x80
+DATA avx2ct1Consts<>+260(SB)/1, $0x06
+DATA avx2ct1Consts<>+261(SB)/1, $0x80
+DATA avx2ct1Consts<>+262(SB)/1, $0x80
+DATA avx2ct1Consts<>+263(SB)/1, $0x80
+DATA avx2ct1Consts<>+264(SB)/1, $0x80
+DATA avx2ct1Consts<>+265(SB)/1, $0x80
+DATA avx2ct1Consts<>+266(SB)/1, $0x80
+DATA avx2ct1Consts<>+267(SB)/1, $0x80
+DATA avx2ct1Consts<>+268(SB)/1, $0x80
+DATA avx2ct1Consts<>+269(SB)/1, $0x80
+DATA avx2ct1Consts<>+270(SB)/1, $0x80
+DATA avx2ct1Consts<>+271(SB)/1, $0x80
+DATA avx2ct1Consts<>+272(SB)/1, $0x01
+DATA avx2ct1Consts<>+273(SB)/1, $0x01
+DATA avx2ct1Consts<>+274(SB)/1, $0x00
+DATA avx2ct1Consts<>+275(SB)/1, $0x00
+DATA avx2ct1Consts<>+276(SB)/1, $0x04
+DATA avx2ct1Consts<>+277(SB)/1, $0x04
+DATA avx2ct1Consts<>+278(SB)/1, $0x07
+DATA avx2ct1Consts<>+279(SB)/1, $0x07
+DATA avx2ct1Consts<>+280(SB)/1, $0x80
+DATA avx2ct1Consts<>+281(SB)/1, $0x80
+DATA avx2ct1Consts<>+282(SB)/1, $0x80
+DATA avx2ct1Consts<>+283(SB)/1, $0x80
+DATA avx2ct1Consts<>+284(SB)/1, $0x80
+DATA avx2ct1Consts<>+285(SB)/1, $0x80
+DATA avx2ct1Consts<>+286(SB)/1, $0x80
+DATA avx2ct1Consts<>+287(SB)/1, $0x80
+DATA avx2ct1Consts<>+288(SB)/1, $0x80
+DATA avx2ct1Consts<>+289(SB)/1, $0x02
+DATA avx2ct1Consts<>+290(SB)/1, $0x03
+DATA avx2ct1Consts<>+291(SB)/1, $0x02
+DATA avx2ct1Consts<>+292(SB)/1, $0x80
+DATA avx2ct1Consts<>+293(SB)/1, $0x05
+DATA avx2ct1Consts<>+294(SB)/1, $0x06
+DATA avx2ct1Consts<>+295(SB)/1, $0x05
+DATA avx2ct1Consts<>+296(SB)/1, $0x80
+DATA avx2ct1Consts<>+297(SB)/1, $0x80
+DATA avx2ct1Consts<>+298(SB)/1, $0x80
+DATA avx2ct1Consts<>+299(SB)/1, $0x80
+DATA avx2ct1Consts<>+300(SB)/1, $0x80
+DATA avx2ct1Consts<>+301(SB)/1, $0x80
+DATA avx2ct1Consts<>+302(SB)/1, $0x80
+DATA avx2ct1Consts<>+303(SB)/1, $0x80
+DATA avx2ct1Consts<>+304(SB)/1, $0x00
+DATA avx2ct1Consts<>+305(SB)/1, $0x00
+DATA avx2ct1Consts<>+306(SB)/1, $0x00
+DATA avx2ct1Consts<>+307(SB)/1, $0x00
+DATA avx2ct1Consts<>+308(SB)/1, $0x01
+DATA avx2ct1Consts<>+309(SB)/1, $0x00
+DATA avx2ct1Consts<>+310(SB)/1, $0x00
+DATA avx2ct1Consts<>+311(SB)/1, $0x00
+DATA avx2ct1Consts<>+312(SB)/1, $0x00
+DATA avx2ct1Consts<>+313(SB)/1, $0x00
+DATA avx2ct1Consts<>+314(SB)/1, $0x00
+DATA avx2ct1Consts<>+315(SB)/1, $0x00
+DATA avx2ct1Consts<>+316(SB)/1, $0x00
+DATA avx2ct1Consts<>+317(SB)/1, $0x00
+DATA avx2ct1Consts<>+318(SB)/1, $0x00
+DATA avx2ct1Consts<>+319(SB)/1, $0x00
+DATA avx2ct1Consts<>+320(SB)/1, $0x00
+DATA avx2ct1Consts<>+321(SB)/1, $0x00
+DATA avx2ct1Consts<>+322(SB)/1, $0x00
+DATA avx2ct1Consts<>+323(SB)/1, $0x00
+DATA avx2ct1Consts<>+324(SB)/1, $0x01
+DATA avx2ct1Consts<>+325(SB)/1, $0x00
+DATA avx2ct1Consts<>+326(SB)/1, $0x00
+DATA avx2ct1Consts<>+327(SB)/1, $0x00
+DATA avx2ct1Consts<>+328(SB)/1, $0x00
+DATA avx2ct1Consts<>+329(SB)/1, $0x00
+DATA avx2ct1Consts<>+330(SB)/1, $0x00
+DATA avx2ct1Consts<>+331(SB)/1, $0x00
+DATA avx2ct1Consts<>+332(SB)/1, $0x00
+DATA avx2ct1Consts<>+333(SB)/1, $0x00
+DATA avx2ct1Consts<>+334(SB)/1, $0x00
+DATA avx2ct1Consts<>+335(SB)/1, $0x00
+DATA avx2ct1Consts<>+336(SB)/1, $0x20
+DATA avx2ct1Consts<>+337(SB)/1, $0x00
+DATA avx2ct1Consts<>+338(SB)/1, $0x00
+DATA avx2ct1Consts<>+339(SB)/1, $0x00
+DATA avx2ct1Consts<>+340(SB)/1, $0x1f
+DATA avx2ct1Consts<>+341(SB)/1, $0x00
+DATA avx2ct1Consts<>+342(SB)/1, $0x00
+DATA avx2ct1Consts<>+343(SB)/1, $0x00
+DATA avx2ct1Consts<>+344(SB)/1, $0x00
+DATA avx2ct1Consts<>+345(SB)/1, $0x00
+DATA avx2ct1Consts<>+346(SB)/1, $0x00
+DATA avx2ct1Consts<>+347(SB)/1, $0x00
+DATA avx2ct1Consts<>+348(SB)/1, $0x00
+DATA avx2ct1Consts<>+349(SB)/1, $0x00
+DATA avx2ct1Consts<>+350(SB)/1, $0x00
+DATA avx2ct1Consts<>+351(SB)/1, $0x00
+DATA avx2ct1Consts<>+352(SB)/1, $0x01
+DATA avx2ct1Consts<>+353(SB)/1, $0x00
+DATA avx2ct1Consts<>+354(SB)/1, $0x00
+DATA avx2ct1Consts<>+355(SB)/1, $0x00
+DATA avx2ct1Consts<>+356(SB)/1, $0x20
+DATA avx2ct1Consts<>+357(SB)/1, $0x00
+DATA avx2ct1Consts<>+358(SB)/1, $0x00
+DATA avx2ct1Consts<>+359(SB)/1, $0x00
+DATA avx2ct1Consts<>+360(SB)/1, $0x00
+DATA avx2ct1Consts<>+361(SB)/1, $0x00
+DATA avx2ct1Consts<>+362(SB)/1, $0x00
+DATA avx2ct1Consts<>+363(SB)/1, $0x00
+DATA avx2ct1Consts<>+364(SB)/1, $0x00
+DATA avx2ct1Consts<>+365(SB)/1, $0x00
+DATA avx2ct1Consts<>+366(SB)/1, $0x00
+DATA avx2ct1Consts<>+367(SB)/1, $0x00
+DATA avx2ct1Consts<>+368(SB)/1, $0x1f
+DATA avx2ct1Consts<>+369(SB)/1, $0x00
+DATA avx2ct1Consts<>+370(SB)/1, $0x00
+DATA avx2ct1Consts<>+371(SB)/1, $0x00
+DATA avx2ct1Consts<>+372(SB)/1, $0x00
+DATA avx2ct1Consts<>+373(SB)/1, $0x00
+DATA avx2ct1Consts<>+374(SB)/1, $0x00
+DATA avx2ct1Consts<>+375(SB)/1, $0x00
+DATA avx2ct1Consts<>+376(SB)/1, $0x00
+DATA avx2ct1Consts<>+377(SB)/1, $0x00
+DATA avx2ct1Consts<>+378(SB)/1, $0x00
+DATA avx2ct1Consts<>+379(SB)/1, $0x00
+DATA avx2ct1Consts<>+380(SB)/1, $0x00
+DATA avx2ct1Consts<>+381(SB)/1, $0x00
+DATA avx2ct1Consts<>+382(SB)/1, $0x00
+DATA avx2ct1Consts<>+383(SB)/1, $0x00
+DATA avx2ct1Consts<>+384(SB)/1, $0x01
+DATA avx2ct1Consts<>+385(SB)/1, $0x00
+DATA avx2ct1Consts<>+386(SB)/1, $0x00
+DATA avx2ct1Consts<>+387(SB)/1, $0x00
+DATA avx2ct1Consts<>+388(SB)/1, $0x00
+DATA avx2ct1Consts<>+389(SB)/1, $0x00
+DATA avx2ct1Consts<>+390(SB)/1, $0x00
+DATA avx2ct1Consts<>+391(SB)/1, $0x00
+DATA avx2ct1Consts<>+392(SB)/1, $0x00
+DATA avx2ct1Consts<>+393(SB)/1, $0x00
+DATA avx2ct1Consts<>+394(SB)/1, $0x00
+DATA avx2ct1Consts<>+395(SB)/1, $0x00
+DATA avx2ct1Consts<>+396(SB)/1, $0x00
+DATA avx2ct1Consts<>+397(SB)/1, $0x00
+DATA avx2ct1Consts<>+398(SB)/1, $0x00
+DATA avx2ct1Consts<>+399(SB)/1, $0x00
+DATA avx2ct1Consts<>+400(SB)/1, $0x1f
+DATA avx2ct1Consts<>+401(SB)/1, $0x00
+DATA avx2ct1Consts<>+402(SB)/1, $0x00
+DATA avx2ct1Consts<>+403(SB)/1, $0x00
+DATA avx2ct1Consts<>+404(SB)/1, $0x20
+DATA avx2ct1Consts<>+405(SB)/1, $0x00
+DATA avx2ct1Consts<>+406(SB)/1, $0x00
+DATA avx2ct1Consts<>+407(SB)/1, $0x00
+DATA avx2ct1Consts<>+408(SB)/1, $0x00
+DATA avx2ct1Consts<>+409(SB)/1, $0x00
+DATA avx2ct1Consts<>+410(SB)/1, $0x00
+DATA avx2ct1Consts<>+411(SB)/1, $0x00
+DATA avx2ct1Consts<>+412(SB)/1, $0x00
+DATA avx2ct1Consts<>+413(SB)/1, $0x00
+DATA avx2ct1Consts<>+414(SB)/1, $0x00
+DATA avx2ct1Consts<>+415(SB)/1, $0x00
+DATA avx2ct1Consts<>+416(SB)/1, $0x20
+DATA avx2ct1Consts<>+417(SB)/1, $0x00
+DATA avx2ct1Consts<>+418(SB)/1, $0x00
+DATA avx2ct1Consts<>+419(SB)/1, $0x00
+DATA avx2ct1Consts<>+420(SB)/1, $0x01
+DATA avx2ct1Consts<>+421(SB)/1, $0x00
+DATA avx2ct1Consts<>+422(SB)/1, $0x00
+DATA avx2ct1Consts<>+423(SB)/1, $0x00
+DATA avx2ct1Consts<>+424(SB)/1, $0x00
+DATA avx2ct1Consts<>+425(SB)/1, $0x00
+DATA avx2ct1Consts<>+426(SB)/1, $0x00
+DATA avx2ct1Consts<>+427(SB)/1, $0x00
+DATA avx2ct1Consts<>+428(SB)/1, $0x00
+DATA avx2ct1Consts<>+429(SB)/1, $0x00
+DATA avx2ct1Consts<>+430(SB)/1, $0x00
+DATA avx2ct1Consts<>+431(SB)/1, $0x00
+DATA avx2ct1Consts<>+432(SB)/1, $0x00
+DATA avx2ct1Consts<>+433(SB)/1, $0x00
+DATA avx2ct1Consts<>+434(SB)/1, $0x00
+DATA avx2ct1Consts<>+435(SB)/1, $0x00
+DATA avx2ct1Consts<>+436(SB)/1, $0x1f
+DATA avx2ct1Consts<>+437(SB)/1, $0x00
+DATA avx2ct1Consts<>+438(SB)/1, $0x00
+DATA avx2ct1Consts<>+439(SB)/1, $0x00
+DATA avx2ct1Consts<>+440(SB)/1, $0x00
+DATA avx2ct1Consts<>+441(SB)/1, $0x00
+DATA avx2ct1Consts<>+442(SB)/1, $0x00
+DATA avx2ct1Consts<>+443(SB)/1, $0x00
+DATA avx2ct1Consts<>+444(SB)/1, $0x00
+DATA avx2ct1Consts<>+445(SB)/1, $0x00
+DATA avx2ct1Consts<>+446(SB)/1, $0x00
+DATA avx2ct1Consts<>+447(SB)/1, $0x00
+GLOBL avx2ct1Consts<>(SB), RODATA|NOPTR, $448
+
 // func encryptBlocks64AVX2CT128(ks *Schedule, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·encryptBlocks64AVX2CT128(SB), $2592-32
@@ -4094,6 +4544,340 @@ done:
 	VZEROUPPER
 	RET
 
+// func encryptBlock1AVX2CT128(ks *Schedule, dst *byte, src *byte)
+// Requires: AVX, AVX2
+TEXT ·encryptBlock1AVX2CT128(SB), NOSPLIT, $64-24
+	// encryptBlock1AVX2CT128 encrypts one block with a 128-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	MOVQ         src+16(FP), CX
+	VMOVDQU      (CX), X1
+	VPXOR        (AX), X1, X1
+	VPSRLDQ      $0x08, X1, X2
+	VMOVDQU      176(AX), X3
+	VMOVDQU      192(AX), X4
+	VMOVDQU      240(AX), X5
+	VMOVDQU      256(AX), X6
+	LEAQ         32(AX), CX
+	MOVQ         $+8, DX
+
+rounds:
+	VPSLLVD     avx2ct1Consts<>+320(SB), X2, X7
+	VPSRLVD     avx2ct1Consts<>+336(SB), X2, X2
+	VPOR        X2, X7, X7
+	VPAND       X1, X0, X2
+	VPSRLW      $0x04, X1, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X2, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X2, X8, X8
+	VMOVDQU     208(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X2, X10, X10
+	VPXOR       X2, X11, X11
+	VMOVDQU     272(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X2
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X2, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X2, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X2, X8, X10, X2
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X2, X8, X2
+	VMOVQ       (CX), X9
+	VPSHUFD     $0x00, X2, X8
+	VPSHUFD     $0x55, X2, X2
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
+	VPADDD      X2, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X2
+	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
+	VPOR        X7, X2, X2
+	VPSLLVD     avx2ct1Consts<>+320(SB), X1, X7
+	VPSRLVD     avx2ct1Consts<>+336(SB), X1, X1
+	VPOR        X1, X7, X7
+	VPAND       X2, X0, X1
+	VPSRLW      $0x04, X2, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X1, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X1, X8, X8
+	VMOVDQU     208(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X1, X10, X10
+	VPXOR       X1, X11, X11
+	VMOVDQU     272(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X1
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X1, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X1, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X1, X8, X10, X1
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X1, X8, X1
+	VMOVQ       8(CX), X9
+	VPSHUFD     $0x00, X1, X8
+	VPSHUFD     $0x55, X1, X1
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
+	VPADDD      X1, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X1
+	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
+	VPOR        X7, X1, X1
+	VMOVDQA     X2, X2
+	VMOVDQA     X1, X1
+	ADDQ        $+16, CX
+	DECQ        DX
+	JNZ         rounds
+	VPUNPCKLQDQ X1, X2, X0
+	VPXOR       16(AX), X0, X0
+	MOVQ        dst+8(FP), AX
+	VMOVDQU     X0, (AX)
+	VZEROUPPER
+	RET
+
 // func decryptBlocks64AVX2CT128(ks *Schedule, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·decryptBlocks64AVX2CT128(SB), $2592-32
@@ -8075,6 +8859,340 @@ rounds:
 	JNZ            blocks
 
 done:
+	VZEROUPPER
+	RET
+
+// func decryptBlock1AVX2CT128(ks *Schedule, dst *byte, src *byte)
+// Requires: AVX, AVX2
+TEXT ·decryptBlock1AVX2CT128(SB), NOSPLIT, $64-24
+	// decryptBlock1AVX2CT128 decrypts one block with a 128-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	MOVQ         src+16(FP), CX
+	VMOVDQU      (CX), X1
+	VPXOR        16(AX), X1, X1
+	VPSRLDQ      $0x08, X1, X2
+	VMOVDQU      176(AX), X3
+	VMOVDQU      192(AX), X4
+	VMOVDQU      240(AX), X5
+	VMOVDQU      256(AX), X6
+	LEAQ         152(AX), CX
+	MOVQ         $+8, DX
+
+rounds:
+	VPSLLVD     avx2ct1Consts<>+384(SB), X2, X7
+	VPSRLVD     avx2ct1Consts<>+400(SB), X2, X2
+	VPOR        X2, X7, X7
+	VPAND       X1, X0, X2
+	VPSRLW      $0x04, X1, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X2, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X2, X8, X8
+	VMOVDQU     208(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X2, X10, X10
+	VPXOR       X2, X11, X11
+	VMOVDQU     272(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X2
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X2, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X2, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X2, X8, X10, X2
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X2, X8, X2
+	VMOVQ       (CX), X9
+	VPSHUFD     $0x00, X2, X8
+	VPSHUFD     $0x55, X2, X2
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
+	VPADDD      X2, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X2
+	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
+	VPOR        X7, X2, X2
+	VPSLLVD     avx2ct1Consts<>+384(SB), X1, X7
+	VPSRLVD     avx2ct1Consts<>+400(SB), X1, X1
+	VPOR        X1, X7, X7
+	VPAND       X2, X0, X1
+	VPSRLW      $0x04, X2, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X1, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X1, X8, X8
+	VMOVDQU     208(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X1, X10, X10
+	VPXOR       X1, X11, X11
+	VMOVDQU     272(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X1
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X1, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X1, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X1, X8, X10, X1
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X1, X8, X1
+	VMOVQ       -8(CX), X9
+	VPSHUFD     $0x00, X1, X8
+	VPSHUFD     $0x55, X1, X1
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
+	VPADDD      X1, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X1
+	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
+	VPOR        X7, X1, X1
+	VMOVDQA     X2, X2
+	VMOVDQA     X1, X1
+	ADDQ        $-16, CX
+	DECQ        DX
+	JNZ         rounds
+	VPUNPCKLQDQ X1, X2, X0
+	VPXOR       (AX), X0, X0
+	MOVQ        dst+8(FP), AX
+	VMOVDQU     X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -12670,6 +13788,417 @@ done:
 	VZEROUPPER
 	RET
 
+// func encryptBlock1AVX2CT192(ks *Schedule, dst *byte, src *byte)
+// Requires: AVX, AVX2
+TEXT ·encryptBlock1AVX2CT192(SB), NOSPLIT, $96-24
+	// encryptBlock1AVX2CT192 encrypts one block with a 192-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	MOVQ         src+16(FP), CX
+	VMOVDQU      (CX), X1
+	VPXOR        (AX), X1, X1
+	VPSRLDQ      $0x08, X1, X2
+	VMOVDQU      176(AX), X3
+	VMOVDQU      192(AX), X4
+	VMOVDQU      240(AX), X5
+	VMOVDQU      256(AX), X6
+	LEAQ         32(AX), CX
+	MOVQ         $+8, DX
+
+rounds:
+	VPSLLVD     avx2ct1Consts<>+320(SB), X2, X7
+	VPSRLVD     avx2ct1Consts<>+336(SB), X2, X2
+	VPOR        X2, X7, X7
+	VPAND       X1, X0, X2
+	VPSRLW      $0x04, X1, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X2, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X2, X8, X8
+	VMOVDQU     208(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X2, X10, X10
+	VPXOR       X2, X11, X11
+	VMOVDQU     272(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+160(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       64(SP), X9, X9
+	VPXOR       80(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X2
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X2, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X2, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X2, X8, X10, X2
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X2, X8, X2
+	VMOVQ       (CX), X9
+	VPSHUFD     $0x00, X2, X8
+	VPSHUFD     $0x55, X2, X2
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
+	VPADDD      X2, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X2
+	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
+	VPOR        X7, X2, X2
+	VPSLLVD     avx2ct1Consts<>+320(SB), X1, X7
+	VPSRLVD     avx2ct1Consts<>+336(SB), X1, X1
+	VPOR        X1, X7, X7
+	VPAND       X2, X0, X1
+	VPSRLW      $0x04, X2, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X1, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X1, X8, X8
+	VMOVDQU     208(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X1, X10, X10
+	VPXOR       X1, X11, X11
+	VMOVDQU     272(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+160(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       64(SP), X9, X9
+	VPXOR       80(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X1
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X1, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X1, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X1, X8, X10, X1
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X1, X8, X1
+	VMOVQ       8(CX), X9
+	VPSHUFD     $0x00, X1, X8
+	VPSHUFD     $0x55, X1, X1
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
+	VPADDD      X1, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X1
+	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
+	VPOR        X7, X1, X1
+	VMOVDQA     X2, X2
+	VMOVDQA     X1, X1
+	ADDQ        $+16, CX
+	DECQ        DX
+	JNZ         rounds
+	VPUNPCKLQDQ X1, X2, X0
+	VPXOR       16(AX), X0, X0
+	MOVQ        dst+8(FP), AX
+	VMOVDQU     X0, (AX)
+	VZEROUPPER
+	RET
+
 // func decryptBlocks64AVX2CT192(ks *Schedule, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·decryptBlocks64AVX2CT192(SB), $2592-32
@@ -17259,6 +18788,417 @@ rounds:
 	JNZ            blocks
 
 done:
+	VZEROUPPER
+	RET
+
+// func decryptBlock1AVX2CT192(ks *Schedule, dst *byte, src *byte)
+// Requires: AVX, AVX2
+TEXT ·decryptBlock1AVX2CT192(SB), NOSPLIT, $96-24
+	// decryptBlock1AVX2CT192 decrypts one block with a 192-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	MOVQ         src+16(FP), CX
+	VMOVDQU      (CX), X1
+	VPXOR        16(AX), X1, X1
+	VPSRLDQ      $0x08, X1, X2
+	VMOVDQU      176(AX), X3
+	VMOVDQU      192(AX), X4
+	VMOVDQU      240(AX), X5
+	VMOVDQU      256(AX), X6
+	LEAQ         152(AX), CX
+	MOVQ         $+8, DX
+
+rounds:
+	VPSLLVD     avx2ct1Consts<>+384(SB), X2, X7
+	VPSRLVD     avx2ct1Consts<>+400(SB), X2, X2
+	VPOR        X2, X7, X7
+	VPAND       X1, X0, X2
+	VPSRLW      $0x04, X1, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X2, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X2, X8, X8
+	VMOVDQU     208(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X2, X10, X10
+	VPXOR       X2, X11, X11
+	VMOVDQU     272(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+160(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       64(SP), X9, X9
+	VPXOR       80(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X2
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X2, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X2, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X2, X8, X10, X2
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X2, X8, X2
+	VMOVQ       (CX), X9
+	VPSHUFD     $0x00, X2, X8
+	VPSHUFD     $0x55, X2, X2
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
+	VPADDD      X2, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X2
+	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
+	VPOR        X7, X2, X2
+	VPSLLVD     avx2ct1Consts<>+384(SB), X1, X7
+	VPSRLVD     avx2ct1Consts<>+400(SB), X1, X1
+	VPOR        X1, X7, X7
+	VPAND       X2, X0, X1
+	VPSRLW      $0x04, X2, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X1, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X1, X8, X8
+	VMOVDQU     208(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X1, X10, X10
+	VPXOR       X1, X11, X11
+	VMOVDQU     272(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+160(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       64(SP), X9, X9
+	VPXOR       80(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X1
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X1, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X1, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X1, X8, X10, X1
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X1, X8, X1
+	VMOVQ       -8(CX), X9
+	VPSHUFD     $0x00, X1, X8
+	VPSHUFD     $0x55, X1, X1
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
+	VPADDD      X1, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X1
+	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
+	VPOR        X7, X1, X1
+	VMOVDQA     X2, X2
+	VMOVDQA     X1, X1
+	ADDQ        $-16, CX
+	DECQ        DX
+	JNZ         rounds
+	VPUNPCKLQDQ X1, X2, X0
+	VPXOR       (AX), X0, X0
+	MOVQ        dst+8(FP), AX
+	VMOVDQU     X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -22462,6 +24402,494 @@ done:
 	VZEROUPPER
 	RET
 
+// func encryptBlock1AVX2CT256(ks *Schedule, dst *byte, src *byte)
+// Requires: AVX, AVX2
+TEXT ·encryptBlock1AVX2CT256(SB), NOSPLIT, $128-24
+	// encryptBlock1AVX2CT256 encrypts one block with a 256-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1468(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 96(SP)
+	VMOVDQU      X2, 112(SP)
+	MOVQ         src+16(FP), CX
+	VMOVDQU      (CX), X1
+	VPXOR        (AX), X1, X1
+	VPSRLDQ      $0x08, X1, X2
+	VMOVDQU      176(AX), X3
+	VMOVDQU      192(AX), X4
+	VMOVDQU      240(AX), X5
+	VMOVDQU      256(AX), X6
+	LEAQ         32(AX), CX
+	MOVQ         $+8, DX
+
+rounds:
+	VPSLLVD     avx2ct1Consts<>+320(SB), X2, X7
+	VPSRLVD     avx2ct1Consts<>+336(SB), X2, X2
+	VPOR        X2, X7, X7
+	VPAND       X1, X0, X2
+	VPSRLW      $0x04, X1, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X2, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X2, X8, X8
+	VMOVDQU     208(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X2, X10, X10
+	VPXOR       X2, X11, X11
+	VMOVDQU     272(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+176(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+160(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       64(SP), X9, X9
+	VPXOR       80(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       96(SP), X9, X9
+	VPXOR       112(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X2
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X2, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X2, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X2, X8, X10, X2
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X2, X8, X2
+	VMOVQ       (CX), X9
+	VPSHUFD     $0x00, X2, X8
+	VPSHUFD     $0x55, X2, X2
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
+	VPADDD      X2, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X2
+	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
+	VPOR        X7, X2, X2
+	VPSLLVD     avx2ct1Consts<>+320(SB), X1, X7
+	VPSRLVD     avx2ct1Consts<>+336(SB), X1, X1
+	VPOR        X1, X7, X7
+	VPAND       X2, X0, X1
+	VPSRLW      $0x04, X2, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X1, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X1, X8, X8
+	VMOVDQU     208(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X1, X10, X10
+	VPXOR       X1, X11, X11
+	VMOVDQU     272(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+176(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+160(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       64(SP), X9, X9
+	VPXOR       80(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       96(SP), X9, X9
+	VPXOR       112(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X1
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X1, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X1, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X1, X8, X10, X1
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X1, X8, X1
+	VMOVQ       8(CX), X9
+	VPSHUFD     $0x00, X1, X8
+	VPSHUFD     $0x55, X1, X1
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
+	VPADDD      X1, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X1
+	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
+	VPOR        X7, X1, X1
+	VMOVDQA     X2, X2
+	VMOVDQA     X1, X1
+	ADDQ        $+16, CX
+	DECQ        DX
+	JNZ         rounds
+	VPUNPCKLQDQ X1, X2, X0
+	VPXOR       16(AX), X0, X0
+	MOVQ        dst+8(FP), AX
+	VMOVDQU     X0, (AX)
+	VZEROUPPER
+	RET
+
 // func decryptBlocks64AVX2CT256(ks *Schedule, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·decryptBlocks64AVX2CT256(SB), $2592-32
@@ -27659,5 +30087,493 @@ rounds:
 	JNZ            blocks
 
 done:
+	VZEROUPPER
+	RET
+
+// func decryptBlock1AVX2CT256(ks *Schedule, dst *byte, src *byte)
+// Requires: AVX, AVX2
+TEXT ·decryptBlock1AVX2CT256(SB), NOSPLIT, $128-24
+	// decryptBlock1AVX2CT256 decrypts one block with a 256-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1468(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 96(SP)
+	VMOVDQU      X2, 112(SP)
+	MOVQ         src+16(FP), CX
+	VMOVDQU      (CX), X1
+	VPXOR        16(AX), X1, X1
+	VPSRLDQ      $0x08, X1, X2
+	VMOVDQU      176(AX), X3
+	VMOVDQU      192(AX), X4
+	VMOVDQU      240(AX), X5
+	VMOVDQU      256(AX), X6
+	LEAQ         152(AX), CX
+	MOVQ         $+8, DX
+
+rounds:
+	VPSLLVD     avx2ct1Consts<>+384(SB), X2, X7
+	VPSRLVD     avx2ct1Consts<>+400(SB), X2, X2
+	VPOR        X2, X7, X7
+	VPAND       X1, X0, X2
+	VPSRLW      $0x04, X1, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X2, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X2, X8, X8
+	VMOVDQU     208(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X2, X10, X10
+	VPXOR       X2, X11, X11
+	VMOVDQU     272(AX), X2
+	VPSHUFB     X8, X2, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+176(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+160(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       64(SP), X9, X9
+	VPXOR       80(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X2
+	VPSHUFB     X11, X2, X2
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X2, X11, X11
+	VPXOR       X2, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X2
+	VPSHUFB     X9, X2, X2
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X2, X9, X9
+	VPXOR       X2, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X2
+	VPBLENDVB   X2, X9, X11, X9
+	VPBLENDVB   X2, X8, X10, X2
+	VPXOR       96(SP), X9, X9
+	VPXOR       112(SP), X2, X2
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X2, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X2, X8, X2
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X2, X8, X8
+	VPXOR       X2, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X2
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X2, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X2, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X2, X8, X10, X2
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X2, X8, X2
+	VMOVQ       (CX), X9
+	VPSHUFD     $0x00, X2, X8
+	VPSHUFD     $0x55, X2, X2
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
+	VPADDD      X2, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X2
+	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
+	VPOR        X7, X2, X2
+	VPSLLVD     avx2ct1Consts<>+384(SB), X1, X7
+	VPSRLVD     avx2ct1Consts<>+400(SB), X1, X1
+	VPOR        X1, X7, X7
+	VPAND       X2, X0, X1
+	VPSRLW      $0x04, X2, X8
+	VPAND       X8, X0, X8
+	VPXOR       X8, X1, X9
+	VMOVDQU     160(AX), X10
+	VPSHUFB     X8, X10, X8
+	VPXOR       X1, X8, X8
+	VMOVDQU     208(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X1, X10, X10
+	VPXOR       X1, X11, X11
+	VMOVDQU     272(AX), X1
+	VPSHUFB     X8, X1, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+176(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       (SP), X9, X9
+	VPXOR       16(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+160(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       32(SP), X9, X9
+	VPXOR       48(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+144(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       64(SP), X9, X9
+	VPXOR       80(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+16(SB), X1
+	VPSHUFB     X11, X1, X1
+	VMOVDQU     avx2ct1Consts<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VMOVDQU     avx2ct1Consts<>+32(SB), X12
+	VPSHUFB     X10, X12, X10
+	VPXOR       X1, X11, X11
+	VPXOR       X1, X10, X10
+	VMOVDQU     avx2ct1Consts<>+64(SB), X1
+	VPSHUFB     X9, X1, X1
+	VMOVDQU     avx2ct1Consts<>+48(SB), X9
+	VPSHUFB     X8, X9, X9
+	VMOVDQU     avx2ct1Consts<>+80(SB), X12
+	VPSHUFB     X8, X12, X8
+	VPXOR       X1, X9, X9
+	VPXOR       X1, X8, X8
+	VMOVDQU     avx2ct1Consts<>+128(SB), X1
+	VPBLENDVB   X1, X9, X11, X9
+	VPBLENDVB   X1, X8, X10, X1
+	VPXOR       96(SP), X9, X9
+	VPXOR       112(SP), X1, X1
+	VMOVDQU     224(AX), X8
+	VPSHUFB     X1, X8, X8
+	VPSHUFB     X9, X3, X10
+	VPSHUFB     X9, X4, X11
+	VPXOR       X8, X10, X10
+	VPXOR       X8, X11, X11
+	VMOVDQU     288(AX), X8
+	VPSHUFB     X1, X8, X1
+	VPSHUFB     X9, X5, X8
+	VPSHUFB     X9, X6, X9
+	VPXOR       X1, X8, X8
+	VPXOR       X1, X9, X9
+	VMOVDQU     avx2ct1Consts<>+192(SB), X1
+	VMOVDQU     1168(AX), X12
+	VPSHUFB     X10, X12, X12
+	VMOVDQU     1184(AX), X13
+	VPSHUFB     X11, X13, X13
+	VPXOR       X13, X12, X12
+	VMOVDQU     1072(AX), X13
+	VPSHUFB     X8, X13, X13
+	VMOVDQU     1088(AX), X14
+	VPSHUFB     X9, X14, X14
+	VPXOR       X14, X13, X13
+	VPBLENDVB   X1, X13, X12, X12
+	VMOVDQU     1200(AX), X13
+	VPSHUFB     X10, X13, X13
+	VMOVDQU     1216(AX), X14
+	VPSHUFB     X11, X14, X14
+	VPXOR       X14, X13, X13
+	VMOVDQU     1104(AX), X14
+	VPSHUFB     X8, X14, X14
+	VMOVDQU     1120(AX), X15
+	VPSHUFB     X9, X15, X15
+	VPXOR       X15, X14, X14
+	VPBLENDVB   X1, X14, X13, X13
+	VMOVDQU     1232(AX), X14
+	VPSHUFB     X10, X14, X10
+	VMOVDQU     1248(AX), X14
+	VPSHUFB     X11, X14, X11
+	VPXOR       X11, X10, X10
+	VMOVDQU     1136(AX), X11
+	VPSHUFB     X8, X11, X8
+	VMOVDQU     1152(AX), X11
+	VPSHUFB     X9, X11, X9
+	VPXOR       X9, X8, X8
+	VPBLENDVB   X1, X8, X10, X1
+	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
+	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
+	VPXOR       X9, X8, X8
+	VPXOR       X11, X10, X9
+	VPXOR       X9, X8, X8
+	VPXOR       X1, X8, X1
+	VMOVQ       -8(CX), X9
+	VPSHUFD     $0x00, X1, X8
+	VPSHUFD     $0x55, X1, X1
+	VPADDD      X9, X8, X8
+	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
+	VPADDD      X1, X8, X8
+	VPXOR       X7, X8, X8
+	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X1
+	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
+	VPOR        X7, X1, X1
+	VMOVDQA     X2, X2
+	VMOVDQA     X1, X1
+	ADDQ        $-16, CX
+	DECQ        DX
+	JNZ         rounds
+	VPUNPCKLQDQ X1, X2, X0
+	VPXOR       (AX), X0, X0
+	MOVQ        dst+8(FP), AX
+	VMOVDQU     X0, (AX)
 	VZEROUPPER
 	RET

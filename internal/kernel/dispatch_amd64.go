@@ -144,15 +144,17 @@ func EncryptBlockAVX512GFNI(ks *Schedule, dst, src *byte) { encryptBlock1AVX512G
 func DecryptBlockAVX512GFNI(ks *Schedule, dst, src *byte) { decryptBlock1AVX512GFNI(ks, dst, src) }
 
 // EncryptBlockAVX2CT encrypts the first block of src with the avx2-ct
-// kernels, padded to their narrowest group.
+// kernel of single blocks.
 func EncryptBlockAVX2CT(ks *Schedule, dst, src []byte) {
-	cryptAVX2CT(ks, dst[:BlockSize], src[:BlockSize], false)
+	_, _ = dst[BlockSize-1], src[BlockSize-1]
+	run1AVX2CT(ks, &dst[0], &src[0], false)
 }
 
 // DecryptBlockAVX2CT decrypts the first block of src with the avx2-ct
-// kernels.
+// kernel of single blocks.
 func DecryptBlockAVX2CT(ks *Schedule, dst, src []byte) {
-	cryptAVX2CT(ks, dst[:BlockSize], src[:BlockSize], true)
+	_, _ = dst[BlockSize-1], src[BlockSize-1]
+	run1AVX2CT(ks, &dst[0], &src[0], true)
 }
 
 // The Go side of the kernels: the length checks happen here, so the

@@ -9,10 +9,11 @@ package kernel
 // BP, and end with VZEROUPPER. They read the subkeys and the nibble tables
 // of ks.ct, which expandCT (key_ct.go) computes; no memory address and no
 // branch in them depends on the key or the data. Each processes n groups
-// of 64, 32 or 8 blocks: the 64-block kernels do the bulk, the narrower
-// ones the end of a message and single blocks (a call of the 8-block
-// kernel costs about a quarter of a 32-block one, which costs about half
-// a 64-block one); callers check the lengths of dst and src in Go.
+// of 64, 32 or 8 blocks, or one block: the 64-block kernels do the bulk,
+// the narrower ones the end of a message (a call of the 8-block kernel
+// costs about a quarter of a 32-block one, which costs about half a
+// 64-block one), and the single-block kernels, built for latency, single
+// blocks and a last one; callers check the lengths of dst and src in Go.
 
 // encryptBlocks64AVX2CT128 encrypts 64n blocks with a 128-bit key.
 // Implemented in avx2ct_amd64.s.
@@ -122,6 +123,42 @@ func encryptBlocks8AVX2CT256(ks *Schedule, dst, src *byte, n int)
 //go:noescape
 func decryptBlocks8AVX2CT256(ks *Schedule, dst, src *byte, n int)
 
+// encryptBlock1AVX2CT128 encrypts one block with a 128-bit key, the
+// kernel of single blocks. Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func encryptBlock1AVX2CT128(ks *Schedule, dst, src *byte)
+
+// decryptBlock1AVX2CT128 decrypts one block with a 128-bit key, the
+// kernel of single blocks. Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func decryptBlock1AVX2CT128(ks *Schedule, dst, src *byte)
+
+// encryptBlock1AVX2CT192 encrypts one block with a 192-bit key, the
+// kernel of single blocks. Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func encryptBlock1AVX2CT192(ks *Schedule, dst, src *byte)
+
+// decryptBlock1AVX2CT192 decrypts one block with a 192-bit key, the
+// kernel of single blocks. Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func decryptBlock1AVX2CT192(ks *Schedule, dst, src *byte)
+
+// encryptBlock1AVX2CT256 encrypts one block with a 256-bit key, the
+// kernel of single blocks. Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func encryptBlock1AVX2CT256(ks *Schedule, dst, src *byte)
+
+// decryptBlock1AVX2CT256 decrypts one block with a 256-bit key, the
+// kernel of single blocks. Implemented in avx2ct_amd64.s.
+//
+//go:noescape
+func decryptBlock1AVX2CT256(ks *Schedule, dst, src *byte)
+
 // avx2CTBlocks is the width of the avx2-ct kernels.
 const avx2CTBlocks = 64
 
@@ -151,9 +188,14 @@ func cryptAVX2CT(ks *Schedule, dst, src []byte, dec bool) {
 		i = g * 64
 	}
 	// The rest by cost: one 64-block call costs about as much as a
-	// 32-block and two 8-block ones, a 32-block call as three 8-block ones.
+	// 32-block and two 8-block ones, a 32-block call as three 8-block ones,
+	// and an 8-block one, padded on the stack, as a single block's kernel.
 	for i < n {
 		r := n - i
+		if r == 1 {
+			run1AVX2CT(ks, &dst[i*BlockSize], &src[i*BlockSize], dec)
+			return
+		}
 		width := 8
 		switch {
 		case r > 40:
@@ -215,5 +257,24 @@ func runAVX2CT(ks *Schedule, dst, src *byte, g, width int, dec bool) {
 		encryptBlocks8AVX2CT256(ks, dst, src, g)
 	default:
 		decryptBlocks8AVX2CT256(ks, dst, src, g)
+	}
+}
+
+// run1AVX2CT runs the single-block kernel of the key length and direction
+// on one block.
+func run1AVX2CT(ks *Schedule, dst, src *byte, dec bool) {
+	switch kw := ks.nibbles().kw; {
+	case kw == 2 && !dec:
+		encryptBlock1AVX2CT128(ks, dst, src)
+	case kw == 2:
+		decryptBlock1AVX2CT128(ks, dst, src)
+	case kw == 3 && !dec:
+		encryptBlock1AVX2CT192(ks, dst, src)
+	case kw == 3:
+		decryptBlock1AVX2CT192(ks, dst, src)
+	case !dec:
+		encryptBlock1AVX2CT256(ks, dst, src)
+	default:
+		decryptBlock1AVX2CT256(ks, dst, src)
 	}
 }
