@@ -187,7 +187,8 @@ type shape struct {
 //     4-block AVX-512 kernel; on Zen 1, 110 ns against 311 ns for x/crypto
 //     and 907 ns for avx2-ct when its narrowest call padded a block to 8
 //     (BenchmarkShapes, 128-bit key; avx2-ct's single-block kernel, which
-//     replaced that call, is estimated at 250-310 ns there, unmeasured).
+//     replaced that call, is estimated at about a third of that there,
+//     800-1,000 cycles a block; unmeasured).
 //     avx512-gfni's single-block kernel,
 //     which replaced the 4-block call there, takes 196 ns on Zen 5 against
 //     69 ns for amd64-1way and 135 ns for x/crypto (go test -run '^$'
@@ -212,7 +213,7 @@ type shape struct {
 func shapePolicy(block string) shape {
 	s := shape{
 		single:    "amd64-1way",
-		singleWhy: "a block's latency is its cost: the 1-way table kernel takes 58 ns on Zen 5 (x/crypto 115 ns; avx512-gfni's constant-time single-block kernel 196 ns against 69 ns for amd64-1way in the same runs of BenchmarkEncrypt, 256-bit key) and 110 ns on Zen 1 (x/crypto 311 ns, avx2-ct 907 ns padded to 8 blocks, its single-block kernel estimated at 250-310 ns); no constant-time kernel comes within 10%",
+		singleWhy: "a block's latency is its cost: the 1-way table kernel takes 58 ns on Zen 5 (x/crypto 115 ns; avx512-gfni's constant-time single-block kernel 196 ns against 69 ns for amd64-1way in the same runs of BenchmarkEncrypt, 256-bit key) and 110 ns on Zen 1 (x/crypto 311 ns, avx2-ct 907 ns padded to 8 blocks, its single-block kernel estimated at a third of that); no constant-time kernel comes within 10%",
 		short:     "amd64-3way",
 	}
 	switch block {
