@@ -213,7 +213,7 @@ type shape struct {
 func shapePolicy(block string) shape {
 	s := shape{
 		single:    "amd64-1way",
-		singleWhy: "a block's latency is its cost: the 1-way table kernel takes 58 ns on Zen 5 (x/crypto 115 ns; avx512-gfni's constant-time single-block kernel 196 ns against 69 ns for amd64-1way in the same runs of BenchmarkEncrypt, 256-bit key) and 110 ns on Zen 1 (x/crypto 311 ns, avx2-ct 907 ns padded to 8 blocks, its single-block kernel estimated at a third of that); no constant-time kernel comes within 10%",
+		singleWhy: "a block's latency is its cost: the 1-way table kernel takes 68 ns on Zen 5 (x/crypto 134 ns, avx512-gfni's constant-time single-block kernel 181 ns, in the same runs of BenchmarkEncrypt, 256-bit key) and 110 ns on Zen 1 (x/crypto 311 ns, avx2-ct 907 ns padded to 8 blocks, its single-block kernel estimated at a third of that); no constant-time kernel comes within 10%",
 		short:     "amd64-3way",
 	}
 	switch block {
