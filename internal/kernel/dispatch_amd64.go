@@ -113,19 +113,19 @@ func (k *Kernel) decrypt(ks *Schedule, t *Tables, dst, src []byte) {
 // the kernel (a call level between them costs about 3% of a 1-way block).
 
 // EncryptBlock1x encrypts one block with the 1-way kernel's baseline body.
-func EncryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { encryptBlocks1x(t, ks, dst, src, 1) }
+func EncryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { encryptBlock1x(t, ks, dst, src) }
 
 // DecryptBlock1x decrypts one block with the 1-way kernel's baseline body.
-func DecryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { decryptBlocks1x(t, ks, dst, src, 1) }
+func DecryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { decryptBlock1x(t, ks, dst, src) }
 
 // EncryptBlock1xBMI encrypts one block with the 1-way kernel's BMI body.
 func EncryptBlock1xBMI(t *Tables, ks *Schedule, dst, src *byte) {
-	encryptBlocks1xBMI(t, ks, dst, src, 1)
+	encryptBlock1xBMI(t, ks, dst, src)
 }
 
 // DecryptBlock1xBMI decrypts one block with the 1-way kernel's BMI body.
 func DecryptBlock1xBMI(t *Tables, ks *Schedule, dst, src *byte) {
-	decryptBlocks1xBMI(t, ks, dst, src, 1)
+	decryptBlock1xBMI(t, ks, dst, src)
 }
 
 // EncryptBlockAVX512 encrypts one block with the 4-block AVX-512 kernel,

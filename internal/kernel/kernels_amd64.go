@@ -41,6 +41,29 @@ func encryptBlocks1xBMI(t *Tables, ks *Schedule, dst, src *byte, n int)
 //go:noescape
 func decryptBlocks1xBMI(t *Tables, ks *Schedule, dst, src *byte, n int)
 
+// encryptBlock1x encrypts one block, the entry of Encrypt: the body of
+// encryptBlocks1x with no count and no loop. Implemented in scalar_amd64.s.
+//
+//go:noescape
+func encryptBlock1x(t *Tables, ks *Schedule, dst, src *byte)
+
+// decryptBlock1x decrypts one block. Implemented in scalar_amd64.s.
+//
+//go:noescape
+func decryptBlock1x(t *Tables, ks *Schedule, dst, src *byte)
+
+// encryptBlock1xBMI is encryptBlock1x for CPUs with BMI1 and BMI2.
+// Implemented in scalar_amd64.s.
+//
+//go:noescape
+func encryptBlock1xBMI(t *Tables, ks *Schedule, dst, src *byte)
+
+// decryptBlock1xBMI is decryptBlock1x for CPUs with BMI1 and BMI2.
+// Implemented in scalar_amd64.s.
+//
+//go:noescape
+func decryptBlock1xBMI(t *Tables, ks *Schedule, dst, src *byte)
+
 // encryptBlocks3x encrypts 3n blocks from src to dst, three blocks
 // interleaved in one instruction stream. Implemented in scalar_amd64.s.
 //
