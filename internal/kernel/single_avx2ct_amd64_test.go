@@ -3,11 +3,8 @@
 package kernel
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
-
-	"github.com/twofish-go/twofish/internal/kat"
 )
 
 // The avx2-ct kernels of single blocks (kernel1 in _asm/avx2ct) against
@@ -29,60 +26,25 @@ func requireAVX2CT(t *testing.T) {
 // ctSchedule1 returns the schedule of key that the avx2-ct kernels read.
 func ctSchedule1(key []byte) *Schedule { return newCipher(key, AVX2CT).ks }
 
-// TestSingleAVX2CTKnownAnswers runs ECB_TBL.TXT and the prefix of the ECB
-// and CBC Monte Carlo files (mctPrefix) through the single-block kernels.
+// singleAVX2CT is avx2-ct's kernel of single blocks.
+var singleAVX2CT = singleKernel{
+	ctSchedule1,
+	func(ks *Schedule, dst, src *byte) { run1AVX2CT(ks, dst, src, false) },
+	func(ks *Schedule, dst, src *byte) { run1AVX2CT(ks, dst, src, true) },
+}
+
+// TestSingleAVX2CTKnownAnswers runs the official vectors through the
+// single-block kernels (checkSingleKnownAnswers).
 func TestSingleAVX2CTKnownAnswers(t *testing.T) {
 	requireAVX2CT(t)
-	for i, r := range loadKAT(t, kat.ECBTable) {
-		ks := ctSchedule1(r.Key)
-		block := bytes.Clone(r.PT)
-		if run1AVX2CT(ks, &block[0], &block[0], false); !bytes.Equal(block, r.CT) {
-			t.Errorf("record %d (key %d bits): encrypt = %x, want %x", i, 8*r.KeySize, block, r.CT)
-		}
-		if run1AVX2CT(ks, &block[0], &block[0], true); !bytes.Equal(block, r.PT) {
-			t.Errorf("record %d (key %d bits): decrypt = %x, want %x", i, 8*r.KeySize, block, r.PT)
-		}
-	}
-	for _, file := range []string{kat.ECBEncrypt, kat.ECBDecrypt, kat.CBCEncrypt, kat.CBCDecrypt} {
-		for _, r := range kat.Prefix(loadKAT(t, file), mctPrefix()) {
-			ks := ctSchedule1(r.Key)
-			got, want, err := kat.MonteCarlo(file, r, func(block []byte, decrypt bool) {
-				run1AVX2CT(ks, &block[0], &block[0], decrypt)
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%s record I=%d (key %d bits): got %x, want %x", file, r.Index, 8*r.KeySize, got, want)
-			}
-		}
-	}
+	checkSingleKnownAnswers(t, singleAVX2CT)
 }
 
 // TestSingleAVX2CTDifferential compares the single-block kernels with the
-// generic kernel on random keys of every size and random blocks, in place
-// and not, at every offset of the buffers from 0 to 7.
+// generic kernel (checkSingleDifferential).
 func TestSingleAVX2CTDifferential(t *testing.T) {
 	requireAVX2CT(t)
-	r := testRand(t)
-	for _, size := range keySizes {
-		for range 50 {
-			key := randBytes(r, size)
-			ks, ref := ctSchedule1(key), newCipher(key, Generic)
-			for off := range 8 {
-				src := randBytes(r, BlockSize+off)[off:]
-				want := make([]byte, BlockSize)
-				ref.EncryptBlocks(want, src)
-				dst := make([]byte, BlockSize+7)[7-off:]
-				if run1AVX2CT(ks, &dst[0], &src[0], false); !bytes.Equal(dst[:BlockSize], want) {
-					t.Fatalf("key %x: encrypt(%x) = %x, want %x", key, src, dst[:BlockSize], want)
-				}
-				if run1AVX2CT(ks, &dst[0], &dst[0], true); !bytes.Equal(dst[:BlockSize], src) {
-					t.Fatalf("key %x: decrypt in place(%x) = %x, want %x", key, want, dst[:BlockSize], src)
-				}
-			}
-		}
-	}
+	checkSingleDifferential(t, singleAVX2CT)
 }
 
 // BenchmarkSingleAVX2CT times one block chained through the single-block

@@ -3,12 +3,9 @@
 package kernel
 
 import (
-	"bytes"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/twofish-go/twofish/internal/kat"
 )
 
 // The avx512-gfni kernels of single blocks (single_avx512_amd64.s) against
@@ -31,69 +28,21 @@ func requireAVX512GFNI(t *testing.T) {
 // read.
 func gfniSchedule(key []byte) *Schedule { return newCipher(key, AVX512GFNI).ks }
 
-// TestSingleAVX512KnownAnswers runs ECB_TBL.TXT and the prefix of the ECB
-// and CBC Monte Carlo files (mctPrefix) through the single-block kernels.
+// singleAVX512 is avx512-gfni's kernel of single blocks.
+var singleAVX512 = singleKernel{gfniSchedule, encryptBlock1AVX512GFNI, decryptBlock1AVX512GFNI}
+
+// TestSingleAVX512KnownAnswers runs the official vectors through the
+// single-block kernels (checkSingleKnownAnswers).
 func TestSingleAVX512KnownAnswers(t *testing.T) {
 	requireAVX512GFNI(t)
-	for i, r := range loadKAT(t, kat.ECBTable) {
-		ks := gfniSchedule(r.Key)
-		block := bytes.Clone(r.PT)
-		if encryptBlock1AVX512GFNI(ks, &block[0], &block[0]); !bytes.Equal(block, r.CT) {
-			t.Errorf("record %d (key %d bits): encrypt = %x, want %x", i, 8*r.KeySize, block, r.CT)
-		}
-		if decryptBlock1AVX512GFNI(ks, &block[0], &block[0]); !bytes.Equal(block, r.PT) {
-			t.Errorf("record %d (key %d bits): decrypt = %x, want %x", i, 8*r.KeySize, block, r.PT)
-		}
-	}
-	for _, file := range []string{kat.ECBEncrypt, kat.ECBDecrypt, kat.CBCEncrypt, kat.CBCDecrypt} {
-		for _, r := range kat.Prefix(loadKAT(t, file), mctPrefix()) {
-			ks := gfniSchedule(r.Key)
-			got, want, err := kat.MonteCarlo(file, r, func(block []byte, decrypt bool) {
-				if decrypt {
-					decryptBlock1AVX512GFNI(ks, &block[0], &block[0])
-				} else {
-					encryptBlock1AVX512GFNI(ks, &block[0], &block[0])
-				}
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%s record I=%d (key %d bits): got %x, want %x", file, r.Index, 8*r.KeySize, got, want)
-			}
-		}
-	}
+	checkSingleKnownAnswers(t, singleAVX512)
 }
 
 // TestSingleAVX512Differential compares the single-block kernels with the
-// generic kernel on random keys of every size and random blocks, in place
-// and not, at every offset of the buffers from 0 to 7.
+// generic kernel (checkSingleDifferential).
 func TestSingleAVX512Differential(t *testing.T) {
 	requireAVX512GFNI(t)
-	r := testRand(t)
-	for _, size := range keySizes {
-		for range 50 {
-			key := randBytes(r, size)
-			ks, ref := gfniSchedule(key), newCipher(key, Generic)
-			for off := range 8 {
-				src := randBytes(r, BlockSize+off)[off:]
-				want := make([]byte, BlockSize)
-				ref.EncryptBlocks(want, src)
-				dst := make([]byte, BlockSize+7)[7-off:]
-				if encryptBlock1AVX512GFNI(ks, &dst[0], &src[0]); !bytes.Equal(dst[:BlockSize], want) {
-					t.Fatalf("key %x: encrypt(%x) = %x, want %x", key, src, dst[:BlockSize], want)
-				}
-				if decryptBlock1AVX512GFNI(ks, &dst[0], &dst[0]); !bytes.Equal(dst[:BlockSize], src) {
-					t.Fatalf("key %x: decrypt in place(%x) = %x, want %x", key, want, dst[:BlockSize], src)
-				}
-				in := bytes.Clone(want)
-				out := make([]byte, BlockSize)
-				if decryptBlock1AVX512GFNI(ks, &out[0], &in[0]); !bytes.Equal(out, src) || !bytes.Equal(in, want) {
-					t.Fatalf("key %x: decrypt(%x) = %x, want %x", key, want, out, src)
-				}
-			}
-		}
-	}
+	checkSingleDifferential(t, singleAVX512)
 }
 
 // TestSingleAVX512AssemblyIsConstantTime holds single_avx512_amd64.s to
