@@ -30,50 +30,53 @@ func TestTableKernelsGuarded(t *testing.T) {
 			ref.EncryptBlocks(want, src)
 			for _, k := range []struct {
 				name   string
-				ok     bool
+				kernel *Kernel
 				enc    func(dst, src []byte)
 				blocks int
 			}{
-				{"encryptBlock1x", true, func(d, s []byte) { encryptBlock1x(tb, ks, &d[0], &s[0]) }, 1},
-				{"encryptBlock1xBMI", AMD64x1BMI.Supported, func(d, s []byte) { encryptBlock1xBMI(tb, ks, &d[0], &s[0]) }, 1},
-				{"encryptBlocks1x", true, func(d, s []byte) { encryptBlocks1x(tb, ks, &d[0], &s[0], 3) }, 3},
-				{"encryptBlocks1xBMI", AMD64x1BMI.Supported, func(d, s []byte) { encryptBlocks1xBMI(tb, ks, &d[0], &s[0], 3) }, 3},
-				{"encryptBlocks3x", true, func(d, s []byte) { encryptBlocks3x(tb, ks, &d[0], &s[0], 2) }, 6},
-				{"encryptBlocks16AVX2Gather", avx2Gather.Supported, func(d, s []byte) { encryptBlocks16AVX2Gather(tb, ks, &d[0], &s[0], 2) }, 32},
-				{"encryptBlocks16AVX2VPGather", avx2VPGather.Supported, func(d, s []byte) { encryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) }, 32},
+				{"encryptBlock1x", AMD64x1, func(d, s []byte) { encryptBlock1x(tb, ks, &d[0], &s[0]) }, 1},
+				{"encryptBlock1xBMI", AMD64x1BMI, func(d, s []byte) { encryptBlock1xBMI(tb, ks, &d[0], &s[0]) }, 1},
+				{"encryptBlocks1x", AMD64x1, func(d, s []byte) { encryptBlocks1x(tb, ks, &d[0], &s[0], 3) }, 3},
+				{"encryptBlocks1xBMI", AMD64x1BMI, func(d, s []byte) { encryptBlocks1xBMI(tb, ks, &d[0], &s[0], 3) }, 3},
+				{"encryptBlocks3x", amd64x3, func(d, s []byte) { encryptBlocks3x(tb, ks, &d[0], &s[0], 2) }, 6},
+				{"encryptBlocks16AVX2Gather", avx2Gather, func(d, s []byte) { encryptBlocks16AVX2Gather(tb, ks, &d[0], &s[0], 2) }, 32},
+				{"encryptBlocks16AVX2VPGather", avx2VPGather, func(d, s []byte) { encryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) }, 32},
 			} {
-				if !k.ok {
-					t.Logf("%s: not run, this CPU lacks what it needs", k.name)
-					continue
-				}
-				n := k.blocks * BlockSize
-				got := make([]byte, n)
-				if k.enc(got, src[:n]); !bytes.Equal(got, want[:n]) {
-					t.Fatalf("key %x, %s: guarded encryption differs from generic", key, k.name)
-				}
+				t.Run(k.name, func(t *testing.T) {
+					if !k.kernel.Supported {
+						skipUnsupported(t, k.kernel.Name)
+					}
+					n := k.blocks * BlockSize
+					got := make([]byte, n)
+					if k.enc(got, src[:n]); !bytes.Equal(got, want[:n]) {
+						t.Fatalf("key %x: guarded encryption differs from generic", key)
+					}
+				})
 			}
 			for _, k := range []struct {
 				name   string
-				ok     bool
+				kernel *Kernel
 				dec    func(dst, src []byte)
 				blocks int
 			}{
-				{"decryptBlock1x", true, func(d, s []byte) { decryptBlock1x(tb, ks, &d[0], &s[0]) }, 1},
-				{"decryptBlock1xBMI", AMD64x1BMI.Supported, func(d, s []byte) { decryptBlock1xBMI(tb, ks, &d[0], &s[0]) }, 1},
-				{"decryptBlocks1x", true, func(d, s []byte) { decryptBlocks1x(tb, ks, &d[0], &s[0], 3) }, 3},
-				{"decryptBlocks1xBMI", AMD64x1BMI.Supported, func(d, s []byte) { decryptBlocks1xBMI(tb, ks, &d[0], &s[0], 3) }, 3},
-				{"decryptBlocks3x", true, func(d, s []byte) { decryptBlocks3x(tb, ks, &d[0], &s[0], 2) }, 6},
-				{"decryptBlocks16AVX2Gather", avx2Gather.Supported, func(d, s []byte) { decryptBlocks16AVX2Gather(tb, ks, &d[0], &s[0], 2) }, 32},
-				{"decryptBlocks16AVX2VPGather", avx2VPGather.Supported, func(d, s []byte) { decryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) }, 32},
+				{"decryptBlock1x", AMD64x1, func(d, s []byte) { decryptBlock1x(tb, ks, &d[0], &s[0]) }, 1},
+				{"decryptBlock1xBMI", AMD64x1BMI, func(d, s []byte) { decryptBlock1xBMI(tb, ks, &d[0], &s[0]) }, 1},
+				{"decryptBlocks1x", AMD64x1, func(d, s []byte) { decryptBlocks1x(tb, ks, &d[0], &s[0], 3) }, 3},
+				{"decryptBlocks1xBMI", AMD64x1BMI, func(d, s []byte) { decryptBlocks1xBMI(tb, ks, &d[0], &s[0], 3) }, 3},
+				{"decryptBlocks3x", amd64x3, func(d, s []byte) { decryptBlocks3x(tb, ks, &d[0], &s[0], 2) }, 6},
+				{"decryptBlocks16AVX2Gather", avx2Gather, func(d, s []byte) { decryptBlocks16AVX2Gather(tb, ks, &d[0], &s[0], 2) }, 32},
+				{"decryptBlocks16AVX2VPGather", avx2VPGather, func(d, s []byte) { decryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) }, 32},
 			} {
-				if !k.ok {
-					continue
-				}
-				n := k.blocks * BlockSize
-				got := make([]byte, n)
-				if k.dec(got, want[:n]); !bytes.Equal(got, src[:n]) {
-					t.Fatalf("key %x, %s: guarded decryption differs from generic", key, k.name)
-				}
+				t.Run(k.name, func(t *testing.T) {
+					if !k.kernel.Supported {
+						skipUnsupported(t, k.kernel.Name)
+					}
+					n := k.blocks * BlockSize
+					got := make([]byte, n)
+					if k.dec(got, want[:n]); !bytes.Equal(got, src[:n]) {
+						t.Fatalf("key %x: guarded decryption differs from generic", key)
+					}
+				})
 			}
 		}
 	}
