@@ -4,7 +4,7 @@
 #
 # usage: run-in-bochs.sh -k KERNEL -i INIT [-e KEY=VAL]... [-d DIR] [-t SECS] [-K] BINARY [ARGS...]
 #   -k KERNEL    the guest kernel (a bzImage, e.g. Debian's vmlinuz)
-#   -i INIT      the static init program (testdata/bochs/init, built)
+#   -i INIT      the static init program (testdata/guest/init, built)
 #   -e KEY=VAL   environment variable for the binary (repeatable)
 #   -d DIR       copy DIR into the guest as the binary's working directory
 #   -t SECONDS   wall-clock limit for the whole emulation (default 900)

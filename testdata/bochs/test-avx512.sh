@@ -22,8 +22,7 @@
 #
 # usage: testdata/bochs/test-avx512.sh   (from anywhere in the repository)
 # env:   BOCHS_KERNEL  a bzImage to boot instead of Debian's linux-image-amd64
-#        TWOFISH_BOCHS_CACHE  where the kernel is cached
-#                      (default ${XDG_CACHE_HOME:-$HOME/.cache}/twofish-bochs)
+#        TWOFISH_GUEST_CACHE  where the kernel is cached (testdata/guest/kernel.sh)
 #        BOCHS_TIMEOUT wall-clock limit of the emulation in seconds (default 600)
 #
 # About 2 minutes go to booting (BIOS, GRUB and the kernel's decompression
@@ -49,26 +48,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The guest kernel: Debian's, the package that linux-image-amd64 depends on.
-kernel=${BOCHS_KERNEL:-}
-if [ -z "$kernel" ]; then
-  cache=${TWOFISH_BOCHS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/twofish-bochs}
-  pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -1)
-  [ -n "$pkg" ] || { echo "no linux-image-amd64 in the apt sources"; exit 1; }
-  kernel=$cache/$pkg.vmlinuz
-  if [ ! -s "$kernel" ]; then
-    mkdir -p "$cache"
-    dl=$(mktemp -d)
-    (cd "$dl" && apt-get download "$pkg" >/dev/null)
-    dpkg-deb -x "$dl"/"$pkg"_*.deb "$dl/x"
-    cp "$dl"/x/boot/vmlinuz-* "$kernel.tmp" && mv "$kernel.tmp" "$kernel"
-    rm -rf "$dl"
-  fi
-fi
+kernel=${BOCHS_KERNEL:-$("$ROOT/testdata/guest/kernel.sh")}
 echo "guest kernel: $kernel"
 
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o "$W/init.bin" ./testdata/bochs/init
+CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o "$W/init.bin" ./testdata/guest/init
 CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go test -c -o "$W/twofish.test" ./internal/kernel
 mkdir -p "$W/work"
 

@@ -1,16 +1,17 @@
 //go:build linux
 
-// Command init is the first process of the Bochs guest that runs a test
-// binary under an emulated AVX-512 CPU (see ../README.md). It mounts /proc,
-// /sys, /dev and /tmp; prints the CPU's model and vector features as the
-// guest kernel sees them; runs /testbin with the arguments in /args (one a
-// line) and the environment in /env, in /work if the initramfs has it (else
-// /tmp); prints its output and a marker with its exit status; and powers
-// the machine off.
+// Command init is the first process of the emulated machines that run a
+// test binary where the host cannot: Bochs with an AVX-512 CPU
+// (testdata/bochs) and QEMU for 386 binaries (testdata/qemu386). It mounts
+// /proc, /sys, /dev and /tmp; prints the CPU's model and vector features as
+// the guest kernel sees them; runs /testbin with the arguments in /args (one
+// a line) and the environment in /env, in the directory that /dir names, or
+// else in /work if the initramfs has it, or else in /tmp; prints its output
+// and a marker with its exit status; and powers the machine off.
 //
-// It is built as a static binary by run-in-bochs.sh:
+// The harnesses build it as a static binary:
 //
-//	CGO_ENABLED=0 go build -o init.bin ./testdata/bochs/init
+//	CGO_ENABLED=0 GOARCH=amd64 go build -o init.bin ./testdata/guest/init
 package main
 
 import (
@@ -61,6 +62,9 @@ func main() {
 	cmd.Dir = "/tmp"
 	if fi, err := os.Stat("/work"); err == nil && fi.IsDir() {
 		cmd.Dir = "/work"
+	}
+	if d := lines("/dir"); len(d) == 1 {
+		cmd.Dir = d[0]
 	}
 	cmd.Env = []string{"PATH=/", "HOME=/tmp", "TMPDIR=/tmp", "GOTRACEBACK=all"}
 	for _, l := range lines("/env") {

@@ -1,0 +1,60 @@
+#!/bin/bash
+# exec.sh: go test's -exec program for GOARCH=386 on an x86-64 host whose
+# kernel runs no 32-bit binaries (no IA32 emulation, as on the Zen 5
+# machines; qemu-i386 7.2 crashes in Go 1.26's 386 runtime). It boots
+# Debian's kernel, which has IA32 emulation, in qemu-system-x86_64 (TCG) with
+# an initramfs of the repository's tracked files, the test binary and
+# testdata/guest/init, which runs the binary in the package's directory with
+# its arguments and the TWOFISH_* environment, prints its output and powers
+# off; it exits with the binary's status, 125 if it got none.
+#
+# usage, from the repository:
+#   GOARCH=386 CGO_ENABLED=0 go test -short -exec "$PWD/testdata/qemu386/exec.sh" . ./internal/...
+# (cmd/twofish's tests build the command with the go tool, which the guest
+# does not have.) A package's tests take a boot of about 4 seconds more
+# than under a native kernel, and run 5-20x slower.
+# env: QEMU386_TIMEOUT  wall-clock limit of one run in seconds (default 1200)
+set -euo pipefail
+[ $# -ge 1 ] || { sed -n '2,16p' "$0" >&2; exit 125; }
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=$1; shift
+rel=$(realpath --relative-to="$ROOT" "$PWD")
+case $rel in ..*) echo "exec.sh: $PWD is outside $ROOT" >&2; exit 125;; esac
+
+command -v qemu-system-x86_64 >/dev/null || {
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-system-x86 >/dev/null
+}
+kernel=$("$ROOT/testdata/guest/kernel.sh")
+
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+R=$W/rootfs
+mkdir -p "$R"/{dev,proc,sys,tmp,work}
+(cd "$ROOT" && CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o "$R/init" ./testdata/guest/init)
+install -m 0755 "$BIN" "$R/testbin"
+(cd "$ROOT" && git ls-files -z | cpio -0 -pdm --quiet "$R/work")
+echo "/work/$rel" > "$R/dir"
+: > "$R/args"; for a in "$@"; do printf '%s\n' "$a" >> "$R/args"; done
+env | grep '^TWOFISH_' > "$R/env" || true
+(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$W/initrd.cpio"
+
+# Guest memory: the 386 address space and the tests' buffers fit in 1 GiB.
+set +e
+timeout -k 10 "${QEMU386_TIMEOUT:-1200}" qemu-system-x86_64 -accel tcg,thread=multi -smp 2 -cpu max -m 1024 \
+  -nographic -no-reboot -kernel "$kernel" -initrd "$W/initrd.cpio" \
+  -append "console=ttyS0 rdinit=/init panic=-1 quiet" </dev/null >"$W/serial.out" 2>&1
+qrc=$?
+set -e
+
+# The program's output is between @@START and @@EXIT=n@@ (the serial line
+# adds \r).
+S=$W/serial.out
+tr -d '\r' < "$S" | sed -n '/^@@START$/,/^@@EXIT=[0-9]*@@$/p' | sed '1d;$d'
+code=$(tr -d '\r' < "$S" | sed -n 's/^@@EXIT=\([0-9]*\)@@$/\1/p' | tail -1)
+if [ -z "$code" ]; then
+  echo "exec.sh: no exit marker from the guest (qemu exit status $qrc: timeout or boot failure); serial tail:" >&2
+  tr -d '\r' < "$S" | tail -40 >&2
+  exit 125
+fi
+exit "$code"
