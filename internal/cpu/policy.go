@@ -182,18 +182,16 @@ type shape struct {
 // (`go test -bench Runs ./internal/kernel`, and BenchmarkShapes in the root
 // package beside x/crypto/twofish):
 //
-//   - Single blocks, chained (each output the next input): amd64-1way
-//     takes 58 ns on Zen 5 against 115 ns for x/crypto and 230 ns for the
-//     4-block AVX-512 kernel; on Zen 1, 110 ns against 311 ns for x/crypto
-//     and 907 ns for avx2-ct when its narrowest call padded a block to 8
+//   - Single blocks, chained (each output the next input): on a quiet
+//     Zen 5, amd64-1way takes 68 ns against 134 ns for x/crypto and 181 ns
+//     for avx512-gfni's single-block kernel (227 ns for the 4-block call it
+//     replaced; go test -run '^$' -bench
+//     'Encrypt/impl=(avx512-gfni|xcrypto|amd64-1way)/key=256/size=16$' .,
+//     medians of 5 runs); on Zen 1, 110 ns against 311 ns for x/crypto and
+//     907 ns for avx2-ct when its narrowest call padded a block to 8
 //     (BenchmarkShapes, 128-bit key; avx2-ct's single-block kernel, which
 //     replaced that call, is estimated at about a third of that there,
 //     800-1,000 cycles a block; unmeasured).
-//     avx512-gfni's single-block kernel,
-//     which replaced the 4-block call there, takes 196 ns on Zen 5 against
-//     69 ns for amd64-1way and 135 ns for x/crypto (go test -run '^$'
-//     -bench 'Encrypt/impl=(avx512-gfni|xcrypto|amd64-1way)/key=256/size=16$',
-//     medians of 7 runs on a loaded machine).
 //   - Short runs with avx512-vbmi and avx512-gfni: a call of one 64-block
 //     group costs 340-390 ns on Zen 5 whatever the number of blocks in it
 //     (the fixed cost of a call dominates one group, so avx512-gfni's

@@ -100,7 +100,7 @@ func Decide(f Facts) Choices {
 		GHASH:   first(GHASH, ghashImpls, "the widest carry-less multiplication this CPU runs"),
 		OCBMask: first(OCBMask, ocbMaskImpls, "the widest vectors this CPU runs"),
 		KeySched: first(KeySched, keySchedImpls,
-			"the first this CPU runs, with no secret-indexed access: on AVX-512 VBMI the S-boxes 64 entries at a time in zmm registers, 10-12x the Go table pass on Zen 5 (BenchmarkExpand); on AVX2 the table kernels' S-boxes 32 entries at a time from q0's and q1's t-boxes with VPSHUFB, 5.3-6.5x the Go table pass on Zen 5 (BenchmarkExpand, rows avx2 and tables)"),
+			"the first this CPU runs, with no secret-indexed access: on AVX-512 VBMI the S-boxes 64 entries at a time in zmm registers, 10-12x the Go table pass on Zen 5 (BenchmarkExpand); on AVX2 the table kernels' S-boxes 32 entries at a time from q0's and q1's t-boxes with VPSHUFB, 5.3-6.5x the Go table pass on Zen 5 (BenchmarkExpand, rows avx2 and tables), and the constant-time layouts' subkeys the same way"),
 	}
 	var s shape
 	switch {

@@ -314,20 +314,38 @@ func TestFramePointerUnwinding(t *testing.T) {
 }
 
 // TestScalarBodies runs the known-answer, Monte Carlo and differential tests
-// on each body of the 1-way kernels: the rest of the suite runs only the
-// body internal/cpu chose.
+// on each body of the 1-way kernels, through its ladder and its entries of
+// one block: the rest of the suite runs only the body internal/cpu chose.
 func TestScalarBodies(t *testing.T) {
 	for _, k := range []*Kernel{AMD64x1, AMD64x1BMI} {
 		bmi := k == AMD64x1BMI
 		t.Run(fmt.Sprintf("bmi=%v", bmi), func(t *testing.T) {
 			if !k.Supported {
-				t.Skip("this CPU lacks BMI1 or BMI2: the 1-way kernels' BMI body cannot run")
+				t.Skip(noBMI)
 			}
 			t.Run("KnownAnswers", func(t *testing.T) { testKnownAnswers(t, k) })
 			for _, file := range kat.MonteCarloFiles {
 				t.Run("MonteCarlo/"+file, func(t *testing.T) { testMonteCarlo(t, file, k) })
 			}
 			t.Run("Differential", func(t *testing.T) { testDifferential(t, k) })
+			// The entries of one block with no count, which Encrypt and
+			// Decrypt call.
+			enc, dec := EncryptBlock1x, DecryptBlock1x
+			if bmi {
+				enc, dec = EncryptBlock1xBMI, DecryptBlock1xBMI
+			}
+			single := singleKernel{
+				schedule: func(key []byte) *Schedule { return newCipher(key, k).ks },
+				enc:      func(ks *Schedule, dst, src *byte) { enc(ks.tables(), ks, dst, src) },
+				dec:      func(ks *Schedule, dst, src *byte) { dec(ks.tables(), ks, dst, src) },
+			}
+			t.Run("SingleKnownAnswers", func(t *testing.T) { checkSingleKnownAnswers(t, single) })
+			t.Run("SingleDifferential", func(t *testing.T) { checkSingleDifferential(t, single) })
 		})
 	}
 }
+
+// noBMI is the message of a test of the 1-way kernels' BMI body that this
+// CPU cannot run: a skip even where TWOFISH_TEST_REQUIRE names amd64-1way,
+// whose other body runs everywhere.
+const noBMI = "this CPU lacks BMI1 or BMI2: the 1-way kernels' BMI body cannot run"

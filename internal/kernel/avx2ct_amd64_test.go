@@ -23,7 +23,10 @@ import (
 //     MOVQ of a constant or of the argument n, and DECQ, write; no CALL.
 //
 // It also checks that the kernels stay within AVX2 (no register above Y15,
-// no EVEX-only instruction) and end with VZEROUPPER.
+// no EVEX-only instruction) and end with VZEROUPPER, and holds them to the
+// AVX-512 kernels' rules as well (checkPublicAddressesAndBranches: no
+// general-purpose register written from anything but the arguments,
+// constants and other such registers, no data into the flags).
 func TestAVX2CTAssemblyIsConstantTime(t *testing.T) {
 	data, err := os.ReadFile("avx2ct_amd64.s")
 	if err != nil {
@@ -60,6 +63,7 @@ func TestAVX2CTAssemblyIsConstantTime(t *testing.T) {
 		for _, p := range constantTimeAsmProblems(lines) {
 			t.Errorf("%s: %s", name, p)
 		}
+		checkPublicAddressesAndBranches(t, name, lines)
 	}
 }
 

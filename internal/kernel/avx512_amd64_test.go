@@ -147,6 +147,7 @@ var (
 	asmGPWriters = map[string]bool{
 		"MOVQ": true, "LEAQ": true, "ADDQ": true, "SUBQ": true, "ANDQ": true,
 		"DECQ": true, "INCQ": true, "XORQ": true, "SHLQ": true, "SHRQ": true,
+		"XCHGQ": true, // of two registers: one with memory is reported
 	}
 )
 
@@ -170,6 +171,8 @@ func checkPublicAddressesAndBranches(t *testing.T, name string, lines []string) 
 			t.Errorf("%s: data into the flags or an address: %s", name, line)
 		case strings.HasPrefix(op, "CALL"), op == "JMP" && len(args) == 1 && !asmLabelRef(args[0]):
 			t.Errorf("%s: %s", name, line)
+		case op == "XCHGQ" && (len(args) != 2 || !asmGPReg.MatchString(args[0]) || !asmGPReg.MatchString(args[1])):
+			t.Errorf("%s: %s exchanges a general-purpose register with memory", name, line)
 		case len(args) > 0 && asmGPReg.MatchString(args[len(args)-1]) && !strings.HasPrefix(op, "CMP") && !strings.HasPrefix(op, "TEST"):
 			if !asmGPWriters[op] {
 				t.Errorf("%s: %s writes a general-purpose register", name, line)
@@ -201,7 +204,7 @@ func TestCheckPublicAddressesAndBranches(t *testing.T) {
 		"LEAQ 63(SP), SI", "ANDQ $-64, SI", "LEAQ 4128(AX), DI",
 		"VMOVDQU64 64(AX), Z0", "VPERMB mul5BLo<>+0(SB), Z1, Z2", "VPADDD.BCST (DI), Z1, Z2",
 		"VPMOVB2M Z1, K1", "VMOVDQU8 Z1, K1, Z2", "ADDQ $16, DI", "CMPQ DI, R8", "JNE rounds",
-		"DECQ BX", "JNZ loop", "VZEROUPPER", "RET",
+		"DECQ BX", "JNZ loop", "XCHGQ DI, R8", "VZEROUPPER", "RET",
 	}
 	for _, bad := range [][2]string{
 		{"VPERMB mul5BLo<>+0(SB), Z1, Z2", "VPERMB (AX)(CX*1), Z1, Z2"},
@@ -210,6 +213,8 @@ func TestCheckPublicAddressesAndBranches(t *testing.T) {
 		{"LEAQ 4128(AX), DI", "VMOVQ X1, DI"},
 		{"LEAQ 4128(AX), DI", "KMOVQ K1, DI"},
 		{"LEAQ 4128(AX), DI", "VPEXTRQ $0, X1, DI"},
+		{"XCHGQ DI, R8", "XCHGQ DI, (AX)"},
+		{"XCHGQ DI, R8", "XCHGQ (AX), DI"},
 		{"CMPQ DI, R8", "KORTESTQ K1, K1"},
 		{"CMPQ DI, R8", "VPTEST Y1, Y1"},
 		{"VPMOVB2M Z1, K1", "CALL runtime·memmove(SB)"},

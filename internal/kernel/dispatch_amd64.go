@@ -27,8 +27,9 @@ var (
 	// The constant-time 64-way AVX2 kernel without table look-ups
 	// (kernels_avx2ct_amd64.go) needs AVX2 and the operating system's
 	// support for the ymm registers. It takes any number of blocks itself,
-	// padding the last group, so that no block of its ladder reaches a
-	// kernel that looks tables up.
+	// padding the last group or giving a last single block its single-block
+	// kernel, so that no block of its ladder reaches a kernel that looks
+	// tables up.
 	AVX2CT = &Kernel{Name: "avx2-ct", Blocks: avx2CTBlocks, ConstantTime: true}
 	// The 16-way AVX2 kernels (kernels_avx2_amd64.go) need AVX2 and the
 	// operating system's support for the ymm registers.

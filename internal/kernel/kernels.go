@@ -22,7 +22,7 @@ type Kernel struct {
 	ConstantTime bool   // no secret-dependent memory addresses or branches
 	Supported    bool   // this CPU and OS can run it (internal/cpu)
 	// sliced is whether it reads byte-sliced S-boxes where the table
-	// kernels read their tables (Schedule.s).
+	// kernels read their tables (Tables.s).
 	sliced bool
 	// narrower is the name of the kernel that takes the blocks left over,
 	// "" for the last of its ladder.

@@ -7,9 +7,9 @@ import "github.com/twofish-go/twofish/internal/cpu"
 // The scalar x86-64 kernels. Their bodies are in scalar_amd64.s, generated
 // by _asm/scalar (see the go:generate lines in dispatch_amd64.go); they need
 // only baseline x86-64 and never write BP, so frame-pointer unwinding works
-// from inside them. Each processes whole blocks: n blocks for the 1-way
-// kernels, n groups of three blocks for the 3-way ones. Callers check the
-// lengths of dst and src in Go.
+// from inside them. Each processes whole blocks: one for the 1-way kernels'
+// single-block entries, n for their other ones, n groups of three blocks
+// for the 3-way ones. Callers check the lengths of dst and src in Go.
 
 // scalarBMI is whether the 1-way kernels run their second body, for CPUs
 // with BMI1 and BMI2, which reads bytes 2 and 3 of a word with one

@@ -164,9 +164,9 @@ const avx2CTBlocks = 64
 
 // encrypt64AVX2CT encrypts the whole blocks of src with the avx2-ct kernels
 // of the key's length: the groups of 64 in place, and the rest, if any,
-// with the 32- and 8-block kernels, the last group zero-padded on the
-// stack, so that any number of blocks, one included, stays on the
-// constant-time path.
+// with the 32- and 8-block kernels, the last group zero-padded on the stack,
+// or a last single block with the single-block kernel, so that any number
+// of blocks stays on the constant-time path.
 func encrypt64AVX2CT(ks *Schedule, dst, src []byte) {
 	cryptAVX2CT(ks, dst, src, false)
 }

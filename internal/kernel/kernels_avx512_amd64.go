@@ -96,10 +96,9 @@ const smallTail = 4
 // crypt64AVX512 encrypts (or, if dec, decrypts) the whole blocks of src
 // into dst with the kernels of avx512-vbmi, or of avx512-gfni if gfni. Any
 // count is allowed: the blocks after the last full group of 64 go through
-// the 4-block kernels if there are at most smallTail of them, and
-// otherwise are padded into one group of 64; so the kernels' code and
-// timing are the same for every block, and no block reaches a kernel that
-// looks tables up.
+// the 4-block kernels if there are at most smallTail of them (a single one
+// through avx512-gfni's single-block kernel), and otherwise are padded into
+// one group of 64; so no block reaches a kernel that looks tables up.
 func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 	n := len(src) / BlockSize
 	if n == 0 {

@@ -13,15 +13,14 @@ package kernel
 // memory access whose address and no branch whose direction depend on the
 // key or the data.
 //
-// They replace the 4-block kernel's call of one block. Zen 5 (2 cores
-// shared, load average 3-4), each block the next one's input, medians of 9
-// runs alternating the test binaries of the parent commit and this one (go
-// test -c, then -test.bench '(En|De)crypt/impl=(avx512-gfni|xcrypto|amd64-1way)/key=(128|256)/size=16$'):
-// encryption 193 ns against 229 ns (1.19x) with a 256-bit key, 189 ns
-// against 242 ns (1.28x) with a 128-bit one; decryption 188 ns against 232
-// ns (1.23x) and 185 ns against 232 ns (1.25x). In the same runs x/crypto
-// took 130-147 ns and the table kernel amd64-1way, which NewCipher keeps
-// for single blocks, 64-68 ns. A round's critical path alone takes about
+// They replace the 4-block kernel's call of one block. On a quiet Zen 5,
+// each block the next one's input, medians of 5 runs alternating test
+// binaries with the 4-block call and with these kernels (go test -c, then
+// -test.bench '(En|De)crypt/impl=(avx512-gfni|xcrypto|amd64-1way)/key=(128|256)/size=16$'):
+// encryption 181 ns against 227 ns (1.25x) with a 256-bit key, 180 ns
+// against 226 ns with a 128-bit one; decryption 179 ns against 221 ns. In
+// the same runs x/crypto took 133-139 ns and the table kernel amd64-1way,
+// which NewCipher keeps for single blocks, 60-68 ns. A round's critical path alone takes about
 // 28 cycles (see _asm/avx512single): sixteen of them are 130 ns at the
 // 3.44 GHz these runs had, x/crypto's whole block, so a kernel of this
 // shape can come near x/crypto here but not beat it.

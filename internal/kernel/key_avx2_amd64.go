@@ -11,10 +11,14 @@ import "github.com/twofish-go/twofish/internal/cpu"
 // evaluates the h function's byte chains 32 inputs at a time from the
 // 4-bit t-boxes of q0 and q1, looked up with VPSHUFB, so that no address
 // it touches depends on the key, where the Go schedule (expandTables)
-// looks q0 and q1 up at secret indexes.
+// looks q0 and q1 up at secret indexes. Its subkeys alone (subkeysAVX2)
+// serve the constant-time schedule of avx2-ct and generic-ct
+// (subkeysVector).
 
-// keyAVX2 is whether internal/cpu chose scheduleAVX2 for this CPU; it
-// needs AVX2 with the operating system's support for the ymm registers.
+// keyAVX2 is whether internal/cpu chose the AVX2 schedule for this CPU:
+// scheduleAVX2 for the tables, subkeysAVX2 for the constant-time layouts'
+// subkeys. It needs AVX2 with the operating system's support for the ymm
+// registers.
 var keyAVX2 = cpu.Host().KeySched.Name == "avx2"
 
 // scheduleAVX2 computes, for the key of in (k 64-bit words: 2, 3 or 4),

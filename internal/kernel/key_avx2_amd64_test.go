@@ -107,18 +107,15 @@ func expandAVX2Bench(ks *Schedule, key []byte) bool {
 }
 
 // expandCTAVX2Bench runs expandCT as it runs where internal/cpu chose the
-// AVX2 key schedule (avx2-ct's NewCipherConstantTime on Zen 1), with the
-// subkeys of subkeysAVX2, for BenchmarkExpand where this CPU runs it, and
+// AVX2 key schedule (avx2-ct's NewCipherConstantTime on Zen 1), making that
+// choice for the call, for BenchmarkExpand where this CPU runs it, and
 // reports whether it did.
 func expandCTAVX2Bench(ks *Schedule, key []byte) bool {
 	if !runsKeyAVX2 {
 		return false
 	}
-	w := splitKey(key)
-	in := newKeyBytes(key, w)
-	var h [40]uint32
-	subkeysAVX2(&h, &in, w.k)
-	setSubkeysOfH(&ks.k, &h)
-	ks.nibbles().setKey(w)
+	defer func(avx512, avx2 bool) { keyAVX512, keyAVX2 = avx512, avx2 }(keyAVX512, keyAVX2)
+	keyAVX512, keyAVX2 = false, true
+	ks.expandCT(key)
 	return true
 }

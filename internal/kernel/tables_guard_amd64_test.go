@@ -43,6 +43,9 @@ func TestTableKernelsGuarded(t *testing.T) {
 				{"encryptBlocks16AVX2VPGather", avx2VPGather, func(d, s []byte) { encryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) }, 32},
 			} {
 				t.Run(k.name, func(t *testing.T) {
+					if k.kernel == AMD64x1BMI && !k.kernel.Supported {
+						t.Skip(noBMI)
+					}
 					if !k.kernel.Supported {
 						skipUnsupported(t, k.kernel.Name)
 					}
@@ -68,6 +71,9 @@ func TestTableKernelsGuarded(t *testing.T) {
 				{"decryptBlocks16AVX2VPGather", avx2VPGather, func(d, s []byte) { decryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) }, 32},
 			} {
 				t.Run(k.name, func(t *testing.T) {
+					if k.kernel == AMD64x1BMI && !k.kernel.Supported {
+						t.Skip(noBMI)
+					}
 					if !k.kernel.Supported {
 						skipUnsupported(t, k.kernel.Name)
 					}
