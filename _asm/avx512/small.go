@@ -358,17 +358,9 @@ func mdsShuffle(from [4]int, m byte, occ int) (operand.Mem, bool) {
 	any := false
 	for b := range ctrl {
 		ctrl[b] = 0x80
-		w, i := b/4, b%4
-		n := 0
-		for j := range 4 {
-			if spec.MDS[i][j] != m {
-				continue
-			}
-			if n == occ {
-				ctrl[b] = byte(4*from[w] + j)
-				any = true
-			}
-			n++
+		if j, ok := spec.MDSTerm(b%4, m, occ); ok {
+			ctrl[b] = byte(4*from[b/4] + j)
+			any = true
 		}
 	}
 	if !any {

@@ -13,6 +13,23 @@ var MDS = [4][4]byte{
 	{0xEF, 0x01, 0xEF, 0x5B},
 }
 
+// MDSTerm returns the column j of the occ-th entry (from 0) of row i of MDS
+// that equals m: the input byte whose product by m is output byte i's
+// occ-th term of that kind; false if row i has fewer such entries.
+func MDSTerm(i int, m byte, occ int) (j int, ok bool) {
+	n := 0
+	for j := range 4 {
+		if MDS[i][j] != m {
+			continue
+		}
+		if n == occ {
+			return j, true
+		}
+		n++
+	}
+	return 0, false
+}
+
 // GFMul multiplies in GF(2^8) modulo the MDS polynomial x^8 + x^6 + x^5 +
 // x^3 + 1 (0x169).
 func GFMul(a, b byte) byte {
