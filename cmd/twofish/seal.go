@@ -206,7 +206,9 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 		key, herr := hex.DecodeString(string(text))
 		switch {
 		case herr != nil && len(text) == 64:
-			return nil, false, fmt.Errorf("-key-file %s: 64 characters but not hex (%v)", cfg.keyFile, herr)
+			// hexReason, not herr: hex's error quotes the offending
+			// character, a character of what may be the secret.
+			return nil, false, fmt.Errorf("-key-file %s: 64 characters but not hex (%s)", cfg.keyFile, hexReason(string(text)))
 		case herr != nil || len(key) != 32:
 			return nil, false, fmt.Errorf("-key-file %s: %s; want a 32-byte key, raw or as 64 hex digits", cfg.keyFile, plural(len(b), "byte"))
 		}

@@ -406,3 +406,19 @@ func TestChunkWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestSealKeyFileNotHex checks that a key file of 64 characters that are
+// not all hex digits is refused without its message quoting any of them:
+// the file may hold a secret (a passphrase given as a key file, say).
+func TestSealKeyFileNotHex(t *testing.T) {
+	dir, msg, _, _ := sealSetup(t, 10)
+	key := filepath.Join(dir, "notHexKey")
+	text := strings.Repeat("0123456789abcdef", 3) + "0123456%89abcdef"
+	writeFile(t, key, []byte(text))
+	args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "sealed"), "-key-file", key}
+	r := exe(t, nil, nil, args...)
+	checkOneLineError(t, r, exitFailure, "character 56 is not a hex digit", args)
+	if strings.Contains(string(r.stderr), "%") {
+		t.Errorf("the error quotes a character of the key file: %q", r.stderr)
+	}
+}
