@@ -178,7 +178,9 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	if argonThreads < 1 || argonThreads > 255 {
 		return nil, usagef("-argon2-threads %d: want 1 to 255", argonThreads)
 	}
-	if argonMiB < 1 || argonMiB*1024 > maxArgon2Memory || argonMiB*1024 < 8*argonThreads {
+	// The bound is checked in MiB before multiplying: argonMiB*1024 wraps
+	// from 2^54 MiB, and 2^54+1 would pass as 1 MiB.
+	if argonMiB < 1 || argonMiB > maxArgon2Memory/1024 || argonMiB*1024 < 8*argonThreads {
 		return nil, usagef("-argon2-memory %d: want 1 to %d MiB, at least 8 KiB per lane", argonMiB, maxArgon2Memory/1024)
 	}
 	cfg.argonTime, cfg.argonMem, cfg.argonThreads = uint32(argonTime), uint32(argonMiB*1024), byte(argonThreads)
