@@ -201,7 +201,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 		keyErr = func(format string, args ...any) error {
 			return fmt.Errorf("-key-file %s: "+format, append([]any{*keyFile}, args...)...)
 		}
-		text, err := os.ReadFile(*keyFile)
+		text, err := readSecretFile(*keyFile)
 		if err != nil {
 			return nil, fmt.Errorf("-key-file %v", pathErr(err))
 		}
@@ -252,7 +252,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	case (set["iv"] || set["iv-file"]) && !needsIV:
 		return nil, usagef("-iv: %s takes no IV", cfg.mode)
 	case set["iv-file"]:
-		text, err := os.ReadFile(*ivFile)
+		text, err := readSecretFile(*ivFile)
 		if err != nil {
 			return nil, fmt.Errorf("-iv-file %v", pathErr(err))
 		}

@@ -200,3 +200,29 @@ func (c *cleanup) stop() {
 	signal.Stop(c.sigs)
 	close(c.sigs)
 }
+
+// maxSecretFile is the most that readSecretFile reads of a key, passphrase
+// or IV file: far more than any of them takes (a key in hex is 128
+// characters at most).
+const maxSecretFile = 64 << 10
+
+// readSecretFile reads the file name, which holds a key, a passphrase or an
+// IV, and refuses one longer than maxSecretFile. os.ReadFile would read a
+// file of any size into memory before its length is checked, and never
+// stop reading a device such as /dev/zero: a large file given by mistake
+// (the input, say) costs its size in memory, where this costs 64 KiB.
+func readSecretFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxSecretFile {
+		return nil, fmt.Errorf("%s: over %d KiB, too long for a key, passphrase or IV", name, maxSecretFile>>10)
+	}
+	return b, nil
+}

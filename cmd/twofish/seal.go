@@ -197,7 +197,7 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err error) {
 	switch {
 	case cfg.keyFile != "":
-		b, err := os.ReadFile(cfg.keyFile)
+		b, err := readSecretFile(cfg.keyFile)
 		if err != nil {
 			return nil, false, fmt.Errorf("-key-file %v", pathErr(err))
 		}
@@ -216,7 +216,7 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 		}
 		return key, true, nil
 	case cfg.passFile != "":
-		b, err := os.ReadFile(cfg.passFile)
+		b, err := readSecretFile(cfg.passFile)
 		if err != nil {
 			return nil, false, fmt.Errorf("-passphrase-file %v", pathErr(err))
 		}
