@@ -101,10 +101,15 @@ func (o *output) commit() error {
 		return nil
 	}
 	tmp := o.tmp.Name()
+	// A failed sync or close (a full disk or quota, an I/O error) removes
+	// the temporary file, as every later failure does: no caller aborts
+	// after a commit, and the file would stay, whole or not.
 	if err := o.tmp.Sync(); err != nil {
+		o.abort()
 		return fmt.Errorf("writing %s: %v", o.name, unwrapPath(err))
 	}
 	if err := o.tmp.Close(); err != nil {
+		o.abort()
 		return fmt.Errorf("writing %s: %v", o.name, unwrapPath(err))
 	}
 	o.tmp = nil
