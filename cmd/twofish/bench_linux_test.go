@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -30,5 +31,26 @@ func TestBenchSVGWriteFails(t *testing.T) {
 	}
 	if names := dirNames(t, dir); len(names) != 1 {
 		t.Errorf("files left: %q", names)
+	}
+}
+
+// TestBenchStdoutFails runs bench in each format with standard output on
+// /dev/full, where every write fails: the results are lost, and the status
+// must say so.
+func TestBenchStdoutFails(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer full.Close()
+	for _, format := range []string{"text", "json", "csv", "gobench"} {
+		args := []string{"bench", "-impl", "generic", "-keysize", "128", "-modes", "ecb", "-duration", "1ms", "-size", "128", "-format", format}
+		cmd := execCommand(t, args...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = full, &stderr
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFailure || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("twofish %q > /dev/full: %v, stderr:\n%s", args, err, stderr.String())
+		}
 	}
 }
