@@ -431,18 +431,32 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		return err
 	}
 	err = clean.do(func() error {
-		if ivOut != nil {
-			if err := ivOut.commit(); err != nil {
+		if ivOut == nil {
+			return out.commit()
+		}
+		// With -f, the IV file that the new one replaces is moved aside
+		// until the output is in place, and put back if it fails: it is
+		// the IV of the output that then stays.
+		restore, discard := func() {}, func() {}
+		if ivOut.force && ivOut.tmp != nil {
+			var err error
+			if restore, discard, err = moveAside(ivOut.name); err != nil {
 				out.abort()
-				return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
+				ivOut.abort()
+				return fmt.Errorf("-iv-out %v", pathErr(err))
 			}
+		}
+		if err := ivOut.commit(); err != nil {
+			restore()
+			out.abort()
+			return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
 		}
 		if err := out.commit(); err != nil {
-			if ivOut != nil {
-				os.Remove(ivOut.name)
-			}
+			os.Remove(ivOut.name)
+			restore()
 			return err
 		}
+		discard()
 		return nil
 	})
 	// The IV is told only for an output that exists.

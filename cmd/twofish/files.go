@@ -231,3 +231,24 @@ func readSecretFile(name string) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// moveAside renames the file name, if there is one, to a new name in its
+// directory, so that a commit that replaces it can be undone: restore puts
+// it back, discard removes it. Both do nothing if there was no file.
+func moveAside(name string) (restore, discard func(), err error) {
+	none := func() {}
+	if _, err := os.Lstat(name); err != nil {
+		return none, none, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.old")
+	if err != nil {
+		return nil, nil, err
+	}
+	f.Close()
+	aside := f.Name()
+	if err := os.Rename(name, aside); err != nil {
+		os.Remove(aside)
+		return nil, nil, err
+	}
+	return func() { os.Rename(aside, name) }, func() { os.Remove(aside) }, nil
+}
