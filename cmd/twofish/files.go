@@ -129,7 +129,13 @@ func (o *output) commit() error {
 	}
 	if err := os.Rename(tmp, o.name); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("-out %v", pathErr(err))
+		// A rename's *os.LinkError names the temporary file, which the
+		// user does not know of: name the output instead.
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err
+		}
+		return fmt.Errorf("-out %s: %v", o.name, err)
 	}
 	return nil
 }

@@ -123,6 +123,9 @@ func TestIVOutKeptWhenOutputFails(t *testing.T) {
 	if err := cmd.Wait(); err == nil {
 		t.Fatal("enc succeeded with a directory in the output's place")
 	}
+	if msg := stderr.String(); !strings.Contains(msg, "-out "+out+": ") || strings.Contains(msg, ".tmp") {
+		t.Errorf("stderr %q does not name the output alone", msg)
+	}
 	if got, err := os.ReadFile(ivFile); err != nil || string(got) != string(old) {
 		t.Errorf("after the failure, -iv-out holds %q, %v; want %q", got, err, old)
 	}
