@@ -54,7 +54,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "twofish bench:", err)
 		return exitFailure
 	}
-	rep := newReporter(cfg.format, stdout)
+	out := &errWriter{w: stdout}
+	rep := newReporter(cfg.format, out)
 	name, reason := twofish.AutoImplementation()
 	def, _ := paths()
 	h := benchHeader{
@@ -95,6 +96,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := rep.finish(); err != nil {
 		fmt.Fprintln(stderr, "twofish bench:", err)
+		return exitFailure
+	}
+	if out.err != nil {
+		fmt.Fprintln(stderr, "twofish bench: writing the results:", out.err)
 		return exitFailure
 	}
 	if cfg.svg != "" {
@@ -263,4 +268,22 @@ func parseKeySizes(spec string) ([]int, error) {
 		sizes = append(sizes, bits)
 	}
 	return sizes, nil
+}
+
+// An errWriter writes to w and keeps the first error. The text and gobench
+// reporters write with fmt.Fprint, which drops errors, so without it bench
+// exited with status 0 when its results went nowhere (a full disk, a
+// closed pipe), where json and csv fail.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
 }

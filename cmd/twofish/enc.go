@@ -201,7 +201,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 		keyErr = func(format string, args ...any) error {
 			return fmt.Errorf("-key-file %s: "+format, append([]any{*keyFile}, args...)...)
 		}
-		text, err := os.ReadFile(*keyFile)
+		text, err := readSecretFile(*keyFile)
 		if err != nil {
 			return nil, fmt.Errorf("-key-file %v", pathErr(err))
 		}
@@ -252,7 +252,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	case (set["iv"] || set["iv-file"]) && !needsIV:
 		return nil, usagef("-iv: %s takes no IV", cfg.mode)
 	case set["iv-file"]:
-		text, err := os.ReadFile(*ivFile)
+		text, err := readSecretFile(*ivFile)
 		if err != nil {
 			return nil, fmt.Errorf("-iv-file %v", pathErr(err))
 		}
@@ -431,18 +431,32 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		return err
 	}
 	err = clean.do(func() error {
-		if ivOut != nil {
-			if err := ivOut.commit(); err != nil {
+		if ivOut == nil {
+			return out.commit()
+		}
+		// With -f, the IV file that the new one replaces is moved aside
+		// until the output is in place, and put back if it fails: it is
+		// the IV of the output that then stays.
+		restore, discard := func() {}, func() {}
+		if ivOut.force && ivOut.tmp != nil {
+			var err error
+			if restore, discard, err = moveAside(ivOut.name); err != nil {
 				out.abort()
-				return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
+				ivOut.abort()
+				return fmt.Errorf("-iv-out %v", pathErr(err))
 			}
+		}
+		if err := ivOut.commit(); err != nil {
+			restore()
+			out.abort()
+			return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
 		}
 		if err := out.commit(); err != nil {
-			if ivOut != nil {
-				os.Remove(ivOut.name)
-			}
+			os.Remove(ivOut.name)
+			restore()
 			return err
 		}
+		discard()
 		return nil
 	})
 	// The IV is told only for an output that exists.

@@ -101,10 +101,15 @@ func (o *output) commit() error {
 		return nil
 	}
 	tmp := o.tmp.Name()
+	// A failed sync or close (a full disk or quota, an I/O error) removes
+	// the temporary file, as every later failure does: no caller aborts
+	// after a commit, and the file would stay, whole or not.
 	if err := o.tmp.Sync(); err != nil {
+		o.abort()
 		return fmt.Errorf("writing %s: %v", o.name, unwrapPath(err))
 	}
 	if err := o.tmp.Close(); err != nil {
+		o.abort()
 		return fmt.Errorf("writing %s: %v", o.name, unwrapPath(err))
 	}
 	o.tmp = nil
@@ -124,7 +129,13 @@ func (o *output) commit() error {
 	}
 	if err := os.Rename(tmp, o.name); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("-out %v", pathErr(err))
+		// A rename's *os.LinkError names the temporary file, which the
+		// user does not know of: name the output instead.
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err
+		}
+		return fmt.Errorf("-out %s: %v", o.name, err)
 	}
 	return nil
 }
@@ -199,4 +210,51 @@ func (c *cleanup) do(f func() error) error {
 func (c *cleanup) stop() {
 	signal.Stop(c.sigs)
 	close(c.sigs)
+}
+
+// maxSecretFile is the most that readSecretFile reads of a key, passphrase
+// or IV file: far more than any of them takes (a key in hex is 128
+// characters at most).
+const maxSecretFile = 64 << 10
+
+// readSecretFile reads the file name, which holds a key, a passphrase or an
+// IV, and refuses one longer than maxSecretFile. os.ReadFile would read a
+// file of any size into memory before its length is checked, and never
+// stop reading a device such as /dev/zero: a large file given by mistake
+// (the input, say) costs its size in memory, where this costs 64 KiB.
+func readSecretFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxSecretFile {
+		return nil, fmt.Errorf("%s: over %d KiB, too long for a key, passphrase or IV", name, maxSecretFile>>10)
+	}
+	return b, nil
+}
+
+// moveAside renames the file name, if there is one, to a new name in its
+// directory, so that a commit that replaces it can be undone: restore puts
+// it back, discard removes it. Both do nothing if there was no file.
+func moveAside(name string) (restore, discard func(), err error) {
+	none := func() {}
+	if _, err := os.Lstat(name); err != nil {
+		return none, none, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.old")
+	if err != nil {
+		return nil, nil, err
+	}
+	f.Close()
+	aside := f.Name()
+	if err := os.Rename(name, aside); err != nil {
+		os.Remove(aside)
+		return nil, nil, err
+	}
+	return func() { os.Rename(aside, name) }, func() { os.Remove(aside) }, nil
 }

@@ -181,3 +181,28 @@ func TestStdio(t *testing.T) {
 		t.Fatal("round trip through pipes failed")
 	}
 }
+
+// TestCommitFailureLeavesNothing makes the sync of commit fail, as a full
+// disk or an I/O error can at that point, by closing the temporary file
+// first: commit must fail and leave neither the output nor the temporary
+// file.
+func TestCommitFailureLeavesNothing(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		name := filepath.Join(dir, "out")
+		out, err := createOutput(name, nil, force, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := out.w.Write([]byte("some output")); err != nil {
+			t.Fatal(err)
+		}
+		out.tmp.Close()
+		if err := out.commit(); err == nil {
+			t.Errorf("-f %v: commit of a file that cannot be synced succeeded", force)
+		}
+		if names := dirNames(t, dir); len(names) != 0 {
+			t.Errorf("-f %v: a failed commit left %q", force, names)
+		}
+	}
+}

@@ -178,7 +178,9 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	if argonThreads < 1 || argonThreads > 255 {
 		return nil, usagef("-argon2-threads %d: want 1 to 255", argonThreads)
 	}
-	if argonMiB < 1 || argonMiB*1024 > maxArgon2Memory || argonMiB*1024 < 8*argonThreads {
+	// The bound is checked in MiB before multiplying: argonMiB*1024 wraps
+	// from 2^54 MiB, and 2^54+1 would pass as 1 MiB.
+	if argonMiB < 1 || argonMiB > maxArgon2Memory/1024 || argonMiB*1024 < 8*argonThreads {
 		return nil, usagef("-argon2-memory %d: want 1 to %d MiB, at least 8 KiB per lane", argonMiB, maxArgon2Memory/1024)
 	}
 	cfg.argonTime, cfg.argonMem, cfg.argonThreads = uint32(argonTime), uint32(argonMiB*1024), byte(argonThreads)
@@ -195,7 +197,7 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err error) {
 	switch {
 	case cfg.keyFile != "":
-		b, err := os.ReadFile(cfg.keyFile)
+		b, err := readSecretFile(cfg.keyFile)
 		if err != nil {
 			return nil, false, fmt.Errorf("-key-file %v", pathErr(err))
 		}
@@ -206,13 +208,15 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 		key, herr := hex.DecodeString(string(text))
 		switch {
 		case herr != nil && len(text) == 64:
-			return nil, false, fmt.Errorf("-key-file %s: 64 characters but not hex (%v)", cfg.keyFile, herr)
+			// hexReason, not herr: hex's error quotes the offending
+			// character, a character of what may be the secret.
+			return nil, false, fmt.Errorf("-key-file %s: 64 characters but not hex (%s)", cfg.keyFile, hexReason(string(text)))
 		case herr != nil || len(key) != 32:
 			return nil, false, fmt.Errorf("-key-file %s: %s; want a 32-byte key, raw or as 64 hex digits", cfg.keyFile, plural(len(b), "byte"))
 		}
 		return key, true, nil
 	case cfg.passFile != "":
-		b, err := os.ReadFile(cfg.passFile)
+		b, err := readSecretFile(cfg.passFile)
 		if err != nil {
 			return nil, false, fmt.Errorf("-passphrase-file %v", pathErr(err))
 		}

@@ -290,3 +290,40 @@ func TestDevNullIsNoTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretFilesBounded gives a 128 MiB file (sparse) as the key,
+// passphrase or IV file of each command: each must refuse it after reading
+// a little of it, in well under its size of memory.
+func TestSecretFilesBounded(t *testing.T) {
+	dir := t.TempDir()
+	big, msg := filepath.Join(dir, "big"), filepath.Join(dir, "msg")
+	writeFile(t, msg, []byte("sixteen byte msg"))
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(128 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, args := range [][]string{
+		{"seal", "-in", msg, "-key-file", big},
+		{"seal", "-in", msg, "-passphrase-file", big},
+		{"enc", "-mode", "ctr", "-iv", iv128, "-in", msg, "-key-file", big},
+		{"dec", "-mode", "ctr", "-key", key128, "-in", msg, "-iv-file", big},
+	} {
+		args = append(args, "-out", filepath.Join(dir, "out"))
+		cmd := execCommand(t, args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatal(err)
+		}
+		r := execResult{code: cmd.ProcessState.ExitCode(), stdout: stdout.Bytes(), stderr: stderr.Bytes()}
+		checkOneLineError(t, r, exitFailure, "over 64 KiB", args)
+		if rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss; rss > 64<<10 && !buildRace { // KiB
+			t.Errorf("twofish %q: %d MiB of memory for a file of 128 MiB", args, rss>>10)
+		}
+	}
+}

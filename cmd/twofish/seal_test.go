@@ -406,3 +406,33 @@ func TestChunkWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestSealKeyFileNotHex checks that a key file of 64 characters that are
+// not all hex digits is refused without its message quoting any of them:
+// the file may hold a secret (a passphrase given as a key file, say).
+func TestSealKeyFileNotHex(t *testing.T) {
+	dir, msg, _, _ := sealSetup(t, 10)
+	key := filepath.Join(dir, "notHexKey")
+	text := strings.Repeat("0123456789abcdef", 3) + "0123456%89abcdef"
+	writeFile(t, key, []byte(text))
+	args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "sealed"), "-key-file", key}
+	r := exe(t, nil, nil, args...)
+	checkOneLineError(t, r, exitFailure, "character 56 is not a hex digit", args)
+	if strings.Contains(string(r.stderr), "%") {
+		t.Errorf("the error quotes a character of the key file: %q", r.stderr)
+	}
+}
+
+// TestSealArgon2MemoryOverflow checks that an -argon2-memory whose value in
+// KiB does not fit in 64 bits is a usage error, not memory modulo 2^64.
+func TestSealArgon2MemoryOverflow(t *testing.T) {
+	dir, msg, _, pass := sealSetup(t, 10)
+	for _, mib := range []string{"18014398509481985", "18446744073709551615"} { // 2^54+1: 1 MiB after wrapping
+		args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "sealed"), "-passphrase-file", pass, "-argon2-time", "1", "-argon2-threads", "1", "-argon2-memory", mib}
+		checkOneLineError(t, exe(t, nil, nil, args...), exitUsage, "-argon2-memory "+mib, args)
+		if _, err := os.Stat(filepath.Join(dir, "sealed")); err == nil {
+			t.Errorf("-argon2-memory %s: sealed a file", mib)
+			os.Remove(filepath.Join(dir, "sealed"))
+		}
+	}
+}

@@ -84,3 +84,52 @@ func TestInterruptedLeavesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestIVOutKeptWhenOutputFails runs enc -f with an existing -iv-out file
+// and makes the output's rename fail at the end (a directory takes the
+// output's name while enc works): enc must fail and leave the IV file as it
+// was, the IV of the output that is still there.
+func TestIVOutKeptWhenOutputFails(t *testing.T) {
+	dir := t.TempDir()
+	out, ivFile := filepath.Join(dir, "out"), filepath.Join(dir, "iv")
+	old := []byte("the IV of an earlier output\n")
+	writeFile(t, ivFile, old)
+	cmd := execCommand(t, "enc", "-mode", "ctr", "-key", key128, "-f", "-iv-out", ivFile, "-out", out)
+	stderr := new(strings.Builder)
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stdin.Write(make([]byte, 3*chunkSize)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(strings.Join(dirNames(t, dir), " "), ".out.") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no temporary output in %s after 60s: %q", dir, dirNames(t, dir))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err == nil {
+		t.Fatal("enc succeeded with a directory in the output's place")
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "-out "+out+": ") || strings.Contains(msg, ".tmp") {
+		t.Errorf("stderr %q does not name the output alone", msg)
+	}
+	if got, err := os.ReadFile(ivFile); err != nil || string(got) != string(old) {
+		t.Errorf("after the failure, -iv-out holds %q, %v; want %q", got, err, old)
+	}
+	if names := dirNames(t, dir); len(names) != 2 {
+		t.Errorf("files left: %q; stderr %s", names, stderr)
+	}
+}

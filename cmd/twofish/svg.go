@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"os"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // The charts of -svg: one standalone SVG file, written with the standard
@@ -51,8 +51,30 @@ func writeSVG(name string, h benchHeader, targets []target, results []result) er
 		esc("twofish bench: "+h.CPU+", "+h.Go+" "+h.GOOS+"/"+h.GOARCH))
 	b.Write(body.Bytes())
 	b.WriteString("</svg>\n")
-	if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("-svg: %v", err)
+	return writeChart(name, b.Bytes())
+}
+
+// writeChart writes b to the file name as enc's outputs are written: under
+// a temporary name, renamed into place once all of it is on disk, so that a
+// failed write (a full disk) leaves neither a partial chart nor an existing
+// file truncated, as os.WriteFile would. An existing file is replaced, as
+// -svg always has, and the chart is readable by all (0644), where the
+// temporary file is created for its owner only.
+func writeChart(name string, b []byte) error {
+	out, err := createOutput(name, nil, true, nil)
+	if err == nil && out.tmp != nil {
+		err = out.tmp.Chmod(0o644)
+	}
+	if err == nil {
+		_, err = out.w.Write(b)
+	}
+	if err == nil {
+		err = out.commit()
+	} else if out != nil {
+		out.abort()
+	}
+	if err != nil {
+		return fmt.Errorf("-svg %s", strings.TrimPrefix(err.Error(), "-out "))
 	}
 	return nil
 }
