@@ -9,6 +9,7 @@ import (
 	"crypto/des"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // wrap hides every method of a Cipher but cipher.Block's, so crypto/cipher
@@ -184,6 +185,46 @@ func TestCTRCounterWraps(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamsAnyLength checks that every Stream takes a message of any
+// length an int holds: rounding the length up to whole blocks of key
+// stream must not overflow, as it did for CTR and OFB with a message
+// within 15 bytes of the largest int (on 32-bit platforms, of 2 GiB),
+// which panicked with a negative slice bound. The message is a slice
+// longer than the memory under it, and the block stops the call with
+// haltBlock's panic at its first block, before anything past that memory
+// is read or written.
+func TestStreamsAnyLength(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race turns on checkptr, which refuses a slice longer than its allocation")
+	}
+	arena := make([]byte, 4096) // what the first batch of a call reads
+	n := int(^uint(0)>>1) - 3
+	if uintptr(unsafe.Pointer(&arena[0])) > ^uintptr(0)-uintptr(n) {
+		t.Skip("the arena lies too high in the address space for a slice of the largest length")
+	}
+	huge := unsafe.Slice(&arena[0], n)
+	iv := make([]byte, BlockSize)
+	for _, mc := range modeCases {
+		if mc.blockMode {
+			continue
+		}
+		t.Run(mc.name, func(t *testing.T) {
+			m := mc.ours(haltBlock{}, iv)
+			expectPanic(t, errHalt, func() { crypt(m, huge, huge) })
+		})
+	}
+}
+
+// haltBlock is a cipher.Block with 16-byte blocks that panics with errHalt
+// at the first block it is given.
+type haltBlock struct{}
+
+const errHalt = "haltBlock: stop"
+
+func (haltBlock) BlockSize() int      { return BlockSize }
+func (haltBlock) Encrypt(_, _ []byte) { panic(errHalt) }
+func (haltBlock) Decrypt(_, _ []byte) { panic(errHalt) }
 
 func TestModeMisuse(t *testing.T) {
 	c := mustCipher(t, make([]byte, 16), "generic")

@@ -53,7 +53,14 @@ func (s *stream) XORKeyStream(dst, src []byte) {
 // xor XORs the key stream into dst from src, made in batches in buf.
 func (s *stream) xor(dst, src, buf []byte) {
 	for len(src) > 0 {
-		m := min(len(src)+BlockSize-1, len(buf)) &^ (BlockSize - 1)
+		// m is src rounded up to whole blocks, at most buf. Only a src
+		// shorter than buf is rounded up, so that a length within a
+		// block of the largest int (2 GiB on 32-bit platforms) does not
+		// overflow into a negative m.
+		m := len(buf)
+		if len(src) < m {
+			m = (len(src) + BlockSize - 1) &^ (BlockSize - 1)
+		}
 		n := min(len(src), m)
 		if s.ofb {
 			s.feedback(buf[:m])
