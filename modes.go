@@ -88,7 +88,10 @@ func (a *blocks) decryptBlocks(dst, src []byte) {
 // callers' buffers are on their stacks. The heap blocks are reused.
 func otherBlocks(b cipher.Block, dst, src []byte, decrypt bool) {
 	t := scratchBlocks.Get().(*[BlockSize]byte)
-	for i := 0; i+BlockSize <= len(src); i += BlockSize {
+	// len(src)-i, not i+BlockSize: that would overflow an int after the
+	// last block of a run of 2 GiB less a block on 32-bit platforms, and
+	// write a block past the run.
+	for i := 0; len(src)-i >= BlockSize; i += BlockSize {
 		copy(t[:], src[i:])
 		if decrypt {
 			b.Decrypt(t[:], t[:])

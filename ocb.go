@@ -303,8 +303,12 @@ func (o *ocb) seal(dst, src, nonce, ad []byte) (tag [BlockSize]byte) {
 	var g uint64
 	off := o.initialOffset(nonce)
 	whole := len(src) &^ (BlockSize - 1)
-	for k := 0; k < whole; k += ocbBatch {
-		n := min(whole-k, ocbBatch)
+	// k moves on by the batch just done, so that it stops at whole:
+	// k += ocbBatch would overflow an int past the last batch of a
+	// message within a batch of its largest value (2 GiB on 32-bit
+	// platforms), and go on with a negative k.
+	for k, n := 0, 0; k < whole; k += n {
+		n = min(whole-k, ocbBatch)
 		o.crypt(dst[k:k+n], src[k:k+n], &off, &g, &sum, &offs, false)
 	}
 	// The partial block's pad and the tag, in one call.
@@ -353,8 +357,8 @@ func (o *ocb) open(dst, src, nonce, ad, tag []byte) bool {
 		padp = &pad
 	}
 	h := o.hash(ad, padp)
-	for k := 0; k < whole; k += ocbBatch {
-		n := min(whole-k, ocbBatch)
+	for k, n := 0, 0; k < whole; k += n { // k += n: see seal
+		n = min(whole-k, ocbBatch)
 		o.crypt(dst[k:k+n], src[k:k+n], &off, &g, &sum, &offs, true)
 	}
 	if r > 0 {

@@ -152,8 +152,11 @@ const fusedBytes = kernel.FusedGroup * BlockSize
 // block in *t.
 func (x *XTS) batches(dst, src []byte, t *tweak, decrypt bool) {
 	var tweaks [xtsBatch]byte
-	for i := 0; i < len(src); i += xtsBatch {
-		n := min(len(src)-i, xtsBatch)
+	// i moves on by the batch just done: i += xtsBatch would overflow an
+	// int past the last batch of a sector within a batch of its largest
+	// value (2 GiB on 32-bit platforms).
+	for i, n := 0, 0; i < len(src); i += n {
+		n = min(len(src)-i, xtsBatch)
 		for j := 0; j < n; j += BlockSize {
 			t.put(tweaks[j:])
 			t.double()
