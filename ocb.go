@@ -15,9 +15,9 @@ import (
 // NewOCB returns b in OCB mode (RFC 7253, OCB3) with nonces of nonceSize
 // bytes (1 to 15; RFC 7253 recommends 12) and tags of tagSize bytes (8 to
 // 16). b must have 16-byte blocks. With a *Cipher, the offsets of up to
-// 128 blocks are computed ahead and the blocks go to the kernels together,
-// as libgcrypt does; OpenPGP (RFC 9580) uses OCB with 15-byte nonces and
-// 16-byte tags.
+// 512 blocks (8 KiB) are computed ahead and the blocks go to the kernels
+// together, as libgcrypt does; OpenPGP (RFC 9580) uses OCB with 15-byte
+// nonces and 16-byte tags.
 func NewOCB(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
 	if nonceSize < 1 || nonceSize > 15 {
 		return nil, errors.New("twofish: OCB nonce size must be 1 to 15 bytes")
