@@ -4,8 +4,11 @@ import "errors"
 
 // What the authenticated modes (gcm.go, ocb.go, eax.go) share.
 
-// errOpen is what Open returns when the tag does not match.
-var errOpen = errors.New("twofish: message authentication failed")
+// errOpen is what Open returns when the tag does not match: crypto/cipher's
+// GCM error, word for word, since crypto/cipher.NewGCM with a *Cipher
+// returns this package's GCM where it returned its own for x/crypto's
+// cipher.
+var errOpen = errors.New("cipher: message authentication failed")
 
 // sliceForAppend returns in extended by n bytes, reusing in's capacity
 // when it suffices, and the n new bytes.

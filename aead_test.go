@@ -60,7 +60,8 @@ func aeadLengths() []int {
 // GCM over the same block with the fast methods hidden (wrap), for every
 // implementation: standard and other nonce sizes (a nonce of other than 12
 // bytes goes through GHASH), every tag size, messages of every length up
-// to 300 bytes and a few large ones, with associated data.
+// to 300 bytes and a few large ones, with associated data; and the error
+// of a wrong tag.
 func TestGCMAgainstCryptoCipher(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		r := testRand(t)
@@ -95,6 +96,12 @@ func TestGCMAgainstCryptoCipher(t *testing.T) {
 				back, err := g.Open(nil, nonce, want, ad)
 				if err != nil || !bytes.Equal(back, pt) {
 					t.Fatalf("%d bytes: Open of crypto/cipher's ciphertext: %v", n, err)
+				}
+				// A wrong tag fails with crypto/cipher's error.
+				want[len(want)-1] ^= 1
+				_, errWant := v.ref.Open(nil, nonce, want, ad)
+				if _, err := g.Open(nil, nonce, want, ad); err == nil || errWant == nil || err.Error() != errWant.Error() {
+					t.Fatalf("%d bytes: Open of a wrong tag: %v, want %v", n, err, errWant)
 				}
 			}
 		}
@@ -314,7 +321,7 @@ func TestAEADTamper(t *testing.T) {
 						if err == nil || out != nil {
 							t.Fatalf("%d bytes: Open accepted a message with %s changed", n, what)
 						}
-						if err.Error() != "twofish: message authentication failed" {
+						if err.Error() != "cipher: message authentication failed" {
 							t.Fatalf("Open: %v", err)
 						}
 						for i, b := range full[3 : 3+max(len(ct)-a.Overhead(), 0)] {

@@ -125,7 +125,7 @@ func ExampleNewGCM() {
 	fmt.Println(err)
 	// Output:
 	// the message <nil>
-	// twofish: message authentication failed
+	// cipher: message authentication failed
 }
 
 func ExampleNewOCB() {
