@@ -50,12 +50,30 @@ func (x *cbcEncrypter) CryptBlocks(dst, src []byte) {
 	copy(x.iv[:], iv)
 }
 
+// SetIV resets the chain to the IV iv, which must be one block long, as the
+// SetIV of crypto/cipher's CBC modes does: code that reuses a CBC mode
+// through it keeps working when crypto/cipher.NewCBCEncrypter returns this
+// package's mode for a *Cipher.
+func (x *cbcEncrypter) SetIV(iv []byte) { setIV(&x.iv, iv) }
+
 type cbcDecrypter struct {
 	b  blocks
 	iv [BlockSize]byte
 }
 
 func (x *cbcDecrypter) BlockSize() int { return BlockSize }
+
+// SetIV is cbcEncrypter.SetIV for decryption.
+func (x *cbcDecrypter) SetIV(iv []byte) { setIV(&x.iv, iv) }
+
+// setIV copies iv into the chain value c, panicking as crypto/cipher's CBC
+// modes do if iv is not one block long.
+func setIV(c *[BlockSize]byte, iv []byte) {
+	if len(iv) != BlockSize {
+		panic("cipher: incorrect length IV")
+	}
+	copy(c[:], iv)
+}
 
 // cbcChunk is how many bytes of CBC decryption go to the kernels at once.
 const cbcChunk = 1024

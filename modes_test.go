@@ -226,6 +226,48 @@ func (haltBlock) BlockSize() int      { return BlockSize }
 func (haltBlock) Encrypt(_, _ []byte) { panic(errHalt) }
 func (haltBlock) Decrypt(_, _ []byte) { panic(errHalt) }
 
+// TestCBCSetIV checks that the CBC modes have crypto/cipher's SetIV, which
+// code reusing a mode asserts for, whether made here or by crypto/cipher's
+// constructors (which return this package's modes for a *Cipher): after
+// SetIV a mode encrypts and decrypts as crypto/cipher's own after its
+// SetIV, and an IV of the wrong length panics with crypto/cipher's message.
+func TestCBCSetIV(t *testing.T) {
+	type setIVer interface {
+		cipher.BlockMode
+		SetIV([]byte)
+	}
+	r := testRand(t)
+	c := mustCipher(t, randBytes(r, 32), "generic")
+	iv, iv2, src := randBytes(r, BlockSize), randBytes(r, BlockSize), randBytes(r, 5*BlockSize)
+	for _, m := range []struct {
+		name      string
+		ours, ref func(b cipher.Block, iv []byte) cipher.BlockMode
+	}{
+		{"NewCBCEncrypter", NewCBCEncrypter, cipher.NewCBCEncrypter},
+		{"NewCBCDecrypter", NewCBCDecrypter, cipher.NewCBCDecrypter},
+		{"crypto/cipher.NewCBCEncrypter", cipher.NewCBCEncrypter, cipher.NewCBCEncrypter},
+		{"crypto/cipher.NewCBCDecrypter", cipher.NewCBCDecrypter, cipher.NewCBCDecrypter},
+	} {
+		ours, ok := m.ours(c, iv).(setIVer)
+		if !ok {
+			t.Errorf("%s: the mode has no SetIV", m.name)
+			continue
+		}
+		ref := m.ref(wrap{c}, iv).(setIVer)
+		got, want := make([]byte, len(src)), make([]byte, len(src))
+		ours.CryptBlocks(got, src)
+		ref.CryptBlocks(want, src)
+		ours.SetIV(iv2)
+		ref.SetIV(iv2)
+		ours.CryptBlocks(got, got)
+		ref.CryptBlocks(want, want)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: after SetIV, %x, want %x", m.name, got, want)
+		}
+		expectPanic(t, "cipher: incorrect length IV", func() { ours.SetIV(iv2[:8]) })
+	}
+}
+
 func TestModeMisuse(t *testing.T) {
 	c := mustCipher(t, make([]byte, 16), "generic")
 	iv := make([]byte, BlockSize)
