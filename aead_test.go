@@ -567,6 +567,35 @@ func TestEAXVectors(t *testing.T) {
 	}
 }
 
+// TestEAXCounterCarries runs EAX's counter mode (eax.ctr) from counters
+// whose low 64 bits, or all 128, wrap within the message, across its
+// batches, against crypto/cipher's CTR over the same block: the counter
+// starts at OMAC's output, so random nonces all but never reach the carry.
+func TestEAXCounterCarries(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		c := mustCipher(t, randBytes(r, 16), impl.Name)
+		e := mustAEAD(t, aeadModes[2], c, 16, 16).(*eax)
+		for _, iv := range []string{
+			"0123456789abcdefffffffffffffffff", // carries into the high word at once
+			"0123456789abcdeffffffffffffffff0", // after 16 blocks
+			"0123456789abcdefffffffffffffff80", // after 128 blocks, as the second batch starts
+			"fffffffffffffffffffffffffffffffd", // wraps modulo 2^128
+		} {
+			var n [BlockSize]byte
+			copy(n[:], unhex(iv))
+			src := randBytes(r, 3*eaxBatch+37)
+			got := make([]byte, len(src))
+			e.ctr(got, src, &n)
+			want := make([]byte, len(src))
+			cipher.NewCTR(wrap{c}, n[:]).XORKeyStream(want, src)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("counter from %s: key stream differs from crypto/cipher's CTR", iv)
+			}
+		}
+	})
+}
+
 // TestAEADConcurrent shares one AEAD of each mode between goroutines.
 func TestAEADConcurrent(t *testing.T) {
 	r := testRand(t)
