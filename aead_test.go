@@ -567,6 +567,34 @@ func TestEAXVectors(t *testing.T) {
 	}
 }
 
+// TestOpenPGPAEADSamples runs the first chunk of the sample AEAD-EAX and
+// AEAD-OCB encryptions of the OpenPGP drafts (draft-ietf-openpgp-rfc4880bis,
+// appendix A; AES-128, 16-byte tags) through NewEAX and NewOCB over
+// crypto/aes: the only vectors of the default run with OpenPGP's 15-byte
+// OCB nonce (the nonce block's 1 bit then goes in its first byte, with
+// the tag length), and with an EAX header that is not 8 bytes;
+// libgcrypt_aead_test.go covers these sizes only with libgcrypt.
+func TestOpenPGPAEADSamples(t *testing.T) {
+	for _, v := range []struct {
+		name                        string
+		new                         func(cipher.Block, int, int) (cipher.AEAD, error)
+		key, nonce, ad, pt, ct, tag string
+	}{
+		{"EAX", NewEAX, "86f1efb86952329f24acd3bfd0e5346d", "b732379f73c4928de25facfe6517ec10", "d40107010e0000000000000000",
+			"cb1462000000000048656c6c6f2c20776f726c64210a", "5dc11a81dc0cb8a2f6f3d90016384a56fc821ae11ae8", "dbcb49862655dea88d06a81486801b0f"},
+		{"OCB", NewOCB, "d1f01ba30e130aa7d2582c16e050ae44", "5ed2bc1e470abe8f1d644c7a6c8a56", "d40107020e0000000000000000",
+			"cb1462000000000048656c6c6f2c20776f726c64210a", "7b0f7701196611a154ba9c2574cd056284a8ef68035c", "623d93cc708a43211bb6eaf2b27f7c18"},
+	} {
+		b, _ := aes.NewCipher(unhex(v.key))
+		nonce := unhex(v.nonce)
+		a, err := v.new(b, len(nonce), 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAEAD(t, "OpenPGP AEAD-"+v.name+" sample", a, nonce, unhex(v.pt), unhex(v.ad), unhex(v.ct+v.tag))
+	}
+}
+
 // TestEAXCounterCarries runs EAX's counter mode (eax.ctr) from counters
 // whose low 64 bits, or all 128, wrap within the message, across its
 // batches, against crypto/cipher's CTR over the same block: the counter
