@@ -11,6 +11,8 @@ import (
 	"math/big"
 	"testing"
 	"unsafe"
+
+	"github.com/twofish-go/twofish/internal/ghash"
 )
 
 // aeadMode is one of the authenticated modes, built over any block with
@@ -159,6 +161,38 @@ func TestGCMCounterWraps(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestGCMLengthsBlock checks the block of bit lengths that GHASH ends with
+// (gcm.finish) for associated data and ciphertexts of 2^29 bytes and more,
+// whose bit lengths need more than 32 bits, up to GCM's limits: no test
+// hashes that much, so a length cut to 32 bits, or an int overflow on
+// 32-bit platforms, would go unseen. The block is built here with
+// math/big.
+func TestGCMLengthsBlock(t *testing.T) {
+	r := testRand(t)
+	c := mustCipher(t, randBytes(r, 16), autoName())
+	g := mustAEAD(t, aeadModes[0], c, 12, 16).(*gcm)
+	for _, l := range [][2]int64{
+		{0, 0}, {1 << 29, 0}, {0, 1 << 29}, {1<<29 - 1, 1<<29 + 1}, {1<<31 - 1, 1<<31 - 1},
+		{1 << 32, 5}, {1<<61 - 1, gcmMaxPlaintext},
+	} {
+		adLen, ctLen := int(l[0]), int(l[1])
+		if int64(adLen) != l[0] || int64(ctLen) != l[1] {
+			continue // past this platform's int
+		}
+		var y, mask [BlockSize]byte
+		copy(y[:], randBytes(r, BlockSize))
+		copy(mask[:], randBytes(r, BlockSize))
+		lens := new(big.Int).Lsh(big.NewInt(l[0]), 64+3)
+		lens.Or(lens, new(big.Int).Lsh(big.NewInt(l[1]), 3))
+		want := y
+		ghash.Blocks(&g.key, &want, lens.FillBytes(make([]byte, BlockSize)))
+		xorBlock(want[:], want[:], mask[:])
+		if g.finish(&y, &mask, adLen, ctLen); y != want {
+			t.Errorf("%d bytes of associated data, %d of ciphertext: tag %x, want %x", adLen, ctLen, y, want)
+		}
+	}
 }
 
 // TestCryptoCipherGCMHook checks that crypto/cipher's GCM constructors find
