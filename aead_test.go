@@ -11,6 +11,8 @@ import (
 	"math/big"
 	"testing"
 	"unsafe"
+
+	"github.com/twofish-go/twofish/internal/ghash"
 )
 
 // aeadMode is one of the authenticated modes, built over any block with
@@ -159,6 +161,38 @@ func TestGCMCounterWraps(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestGCMLengthsBlock checks the block of bit lengths that GHASH ends with
+// (gcm.finish) for associated data and ciphertexts of 2^29 bytes and more,
+// whose bit lengths need more than 32 bits, up to GCM's limits: no test
+// hashes that much, so a length cut to 32 bits, or an int overflow on
+// 32-bit platforms, would go unseen. The block is built here with
+// math/big.
+func TestGCMLengthsBlock(t *testing.T) {
+	r := testRand(t)
+	c := mustCipher(t, randBytes(r, 16), autoName())
+	g := mustAEAD(t, aeadModes[0], c, 12, 16).(*gcm)
+	for _, l := range [][2]int64{
+		{0, 0}, {1 << 29, 0}, {0, 1 << 29}, {1<<29 - 1, 1<<29 + 1}, {1<<31 - 1, 1<<31 - 1},
+		{1 << 32, 5}, {1<<61 - 1, gcmMaxPlaintext},
+	} {
+		adLen, ctLen := int(l[0]), int(l[1])
+		if int64(adLen) != l[0] || int64(ctLen) != l[1] {
+			continue // past this platform's int
+		}
+		var y, mask [BlockSize]byte
+		copy(y[:], randBytes(r, BlockSize))
+		copy(mask[:], randBytes(r, BlockSize))
+		lens := new(big.Int).Lsh(big.NewInt(l[0]), 64+3)
+		lens.Or(lens, new(big.Int).Lsh(big.NewInt(l[1]), 3))
+		want := y
+		ghash.Blocks(&g.key, &want, lens.FillBytes(make([]byte, BlockSize)))
+		xorBlock(want[:], want[:], mask[:])
+		if g.finish(&y, &mask, adLen, ctLen); y != want {
+			t.Errorf("%d bytes of associated data, %d of ciphertext: tag %x, want %x", adLen, ctLen, y, want)
+		}
+	}
 }
 
 // TestCryptoCipherGCMHook checks that crypto/cipher's GCM constructors find
@@ -565,6 +599,63 @@ func TestEAXVectors(t *testing.T) {
 		}
 		checkAEAD(t, "EAX vector "+v.out, e, unhex(v.nonce), unhex(v.msg), unhex(v.header), unhex(v.out))
 	}
+}
+
+// TestOpenPGPAEADSamples runs the first chunk of the sample AEAD-EAX and
+// AEAD-OCB encryptions of the OpenPGP drafts (draft-ietf-openpgp-rfc4880bis,
+// appendix A; AES-128, 16-byte tags) through NewEAX and NewOCB over
+// crypto/aes: the only vectors of the default run with OpenPGP's 15-byte
+// OCB nonce (the nonce block's 1 bit then goes in its first byte, with
+// the tag length), and with an EAX header that is not 8 bytes;
+// libgcrypt_aead_test.go covers these sizes only with libgcrypt.
+func TestOpenPGPAEADSamples(t *testing.T) {
+	for _, v := range []struct {
+		name                        string
+		new                         func(cipher.Block, int, int) (cipher.AEAD, error)
+		key, nonce, ad, pt, ct, tag string
+	}{
+		{"EAX", NewEAX, "86f1efb86952329f24acd3bfd0e5346d", "b732379f73c4928de25facfe6517ec10", "d40107010e0000000000000000",
+			"cb1462000000000048656c6c6f2c20776f726c64210a", "5dc11a81dc0cb8a2f6f3d90016384a56fc821ae11ae8", "dbcb49862655dea88d06a81486801b0f"},
+		{"OCB", NewOCB, "d1f01ba30e130aa7d2582c16e050ae44", "5ed2bc1e470abe8f1d644c7a6c8a56", "d40107020e0000000000000000",
+			"cb1462000000000048656c6c6f2c20776f726c64210a", "7b0f7701196611a154ba9c2574cd056284a8ef68035c", "623d93cc708a43211bb6eaf2b27f7c18"},
+	} {
+		b, _ := aes.NewCipher(unhex(v.key))
+		nonce := unhex(v.nonce)
+		a, err := v.new(b, len(nonce), 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAEAD(t, "OpenPGP AEAD-"+v.name+" sample", a, nonce, unhex(v.pt), unhex(v.ad), unhex(v.ct+v.tag))
+	}
+}
+
+// TestEAXCounterCarries runs EAX's counter mode (eax.ctr) from counters
+// whose low 64 bits, or all 128, wrap within the message, across its
+// batches, against crypto/cipher's CTR over the same block: the counter
+// starts at OMAC's output, so random nonces all but never reach the carry.
+func TestEAXCounterCarries(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		c := mustCipher(t, randBytes(r, 16), impl.Name)
+		e := mustAEAD(t, aeadModes[2], c, 16, 16).(*eax)
+		for _, iv := range []string{
+			"0123456789abcdefffffffffffffffff", // carries into the high word at once
+			"0123456789abcdeffffffffffffffff0", // after 16 blocks
+			"0123456789abcdefffffffffffffff80", // after 128 blocks, as the second batch starts
+			"fffffffffffffffffffffffffffffffd", // wraps modulo 2^128
+		} {
+			var n [BlockSize]byte
+			copy(n[:], unhex(iv))
+			src := randBytes(r, 3*eaxBatch+37)
+			got := make([]byte, len(src))
+			e.ctr(got, src, &n)
+			want := make([]byte, len(src))
+			cipher.NewCTR(wrap{c}, n[:]).XORKeyStream(want, src)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("counter from %s: key stream differs from crypto/cipher's CTR", iv)
+			}
+		}
+	})
 }
 
 // TestAEADConcurrent shares one AEAD of each mode between goroutines.
