@@ -602,8 +602,9 @@ func TestEAXVectors(t *testing.T) {
 }
 
 // TestOpenPGPAEADSamples runs the first chunk of the sample AEAD-EAX and
-// AEAD-OCB encryptions of the OpenPGP drafts (draft-ietf-openpgp-rfc4880bis,
-// appendix A; AES-128, 16-byte tags) through NewEAX and NewOCB over
+// AEAD-OCB encryptions of OpenPGP (RFC 9580, appendix A, as in the
+// rfc4880bis drafts before it; AES-128, 16-byte tags) through NewEAX and
+// NewOCB over
 // crypto/aes: the only vectors of the default run with OpenPGP's 15-byte
 // OCB nonce (the nonce block's 1 bit then goes in its first byte, with
 // the tag length), and with an EAX header that is not 8 bytes;
