@@ -7,7 +7,8 @@ import (
 
 // NewCBCEncrypter returns a BlockMode that encrypts in cipher block chaining
 // mode with b and the initialisation vector iv, which must be one block
-// long. Encryption is serial: each block needs the previous ciphertext.
+// long. Encryption is serial: each block needs the previous ciphertext. The
+// mode, and NewCBCDecrypter's, also has crypto/cipher's SetIV([]byte).
 func NewCBCEncrypter(b cipher.Block, iv []byte) cipher.BlockMode {
 	bb := blocksOf(b)
 	if len(iv) != BlockSize {
