@@ -28,61 +28,55 @@ func TestTableKernelsGuarded(t *testing.T) {
 			src := randBytes(r, 48*BlockSize)
 			want := make([]byte, len(src))
 			ref.EncryptBlocks(want, src)
+			// Each kernel's encryption and decryption entries, named
+			// for their suffix, and the blocks one call of them takes.
 			for _, k := range []struct {
-				name   string
-				kernel *Kernel
-				enc    func(dst, src []byte)
-				blocks int
+				name     string
+				kernel   *Kernel
+				enc, dec func(dst, src []byte)
+				blocks   int
 			}{
-				{"encryptBlock1x", AMD64x1, func(d, s []byte) { encryptBlock1x(tb, ks, &d[0], &s[0]) }, 1},
-				{"encryptBlock1xBMI", AMD64x1BMI, func(d, s []byte) { encryptBlock1xBMI(tb, ks, &d[0], &s[0]) }, 1},
-				{"encryptBlocks1x", AMD64x1, func(d, s []byte) { encryptBlocks1x(tb, ks, &d[0], &s[0], 3) }, 3},
-				{"encryptBlocks1xBMI", AMD64x1BMI, func(d, s []byte) { encryptBlocks1xBMI(tb, ks, &d[0], &s[0], 3) }, 3},
-				{"encryptBlocks3x", amd64x3, func(d, s []byte) { encryptBlocks3x(tb, ks, &d[0], &s[0], 2) }, 6},
-				{"encryptBlocks16AVX2Gather", avx2Gather, func(d, s []byte) { encryptBlocks16AVX2Gather(tb, ks, &d[0], &s[0], 2) }, 32},
-				{"encryptBlocks16AVX2VPGather", avx2VPGather, func(d, s []byte) { encryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) }, 32},
+				{"Block1x", AMD64x1,
+					func(d, s []byte) { encryptBlock1x(tb, ks, &d[0], &s[0]) },
+					func(d, s []byte) { decryptBlock1x(tb, ks, &d[0], &s[0]) }, 1},
+				{"Block1xBMI", AMD64x1BMI,
+					func(d, s []byte) { encryptBlock1xBMI(tb, ks, &d[0], &s[0]) },
+					func(d, s []byte) { decryptBlock1xBMI(tb, ks, &d[0], &s[0]) }, 1},
+				{"Blocks1x", AMD64x1,
+					func(d, s []byte) { encryptBlocks1x(tb, ks, &d[0], &s[0], 3) },
+					func(d, s []byte) { decryptBlocks1x(tb, ks, &d[0], &s[0], 3) }, 3},
+				{"Blocks1xBMI", AMD64x1BMI,
+					func(d, s []byte) { encryptBlocks1xBMI(tb, ks, &d[0], &s[0], 3) },
+					func(d, s []byte) { decryptBlocks1xBMI(tb, ks, &d[0], &s[0], 3) }, 3},
+				{"Blocks3x", amd64x3,
+					func(d, s []byte) { encryptBlocks3x(tb, ks, &d[0], &s[0], 2) },
+					func(d, s []byte) { decryptBlocks3x(tb, ks, &d[0], &s[0], 2) }, 6},
+				{"Blocks16AVX2Gather", avx2Gather,
+					func(d, s []byte) { encryptBlocks16AVX2Gather(tb, ks, &d[0], &s[0], 2) },
+					func(d, s []byte) { decryptBlocks16AVX2Gather(tb, ks, &d[0], &s[0], 2) }, 32},
+				{"Blocks16AVX2VPGather", avx2VPGather,
+					func(d, s []byte) { encryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) },
+					func(d, s []byte) { decryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) }, 32},
 			} {
-				t.Run(k.name, func(t *testing.T) {
-					if k.kernel == AMD64x1BMI && !k.kernel.Supported {
-						t.Skip(noBMI)
-					}
-					if !k.kernel.Supported {
-						skipUnsupported(t, k.kernel.Name)
-					}
-					n := k.blocks * BlockSize
-					got := make([]byte, n)
-					if k.enc(got, src[:n]); !bytes.Equal(got, want[:n]) {
-						t.Fatalf("key %x: guarded encryption differs from generic", key)
-					}
-				})
-			}
-			for _, k := range []struct {
-				name   string
-				kernel *Kernel
-				dec    func(dst, src []byte)
-				blocks int
-			}{
-				{"decryptBlock1x", AMD64x1, func(d, s []byte) { decryptBlock1x(tb, ks, &d[0], &s[0]) }, 1},
-				{"decryptBlock1xBMI", AMD64x1BMI, func(d, s []byte) { decryptBlock1xBMI(tb, ks, &d[0], &s[0]) }, 1},
-				{"decryptBlocks1x", AMD64x1, func(d, s []byte) { decryptBlocks1x(tb, ks, &d[0], &s[0], 3) }, 3},
-				{"decryptBlocks1xBMI", AMD64x1BMI, func(d, s []byte) { decryptBlocks1xBMI(tb, ks, &d[0], &s[0], 3) }, 3},
-				{"decryptBlocks3x", amd64x3, func(d, s []byte) { decryptBlocks3x(tb, ks, &d[0], &s[0], 2) }, 6},
-				{"decryptBlocks16AVX2Gather", avx2Gather, func(d, s []byte) { decryptBlocks16AVX2Gather(tb, ks, &d[0], &s[0], 2) }, 32},
-				{"decryptBlocks16AVX2VPGather", avx2VPGather, func(d, s []byte) { decryptBlocks16AVX2VPGather(tb, ks, &d[0], &s[0], 2) }, 32},
-			} {
-				t.Run(k.name, func(t *testing.T) {
-					if k.kernel == AMD64x1BMI && !k.kernel.Supported {
-						t.Skip(noBMI)
-					}
-					if !k.kernel.Supported {
-						skipUnsupported(t, k.kernel.Name)
-					}
-					n := k.blocks * BlockSize
-					got := make([]byte, n)
-					if k.dec(got, want[:n]); !bytes.Equal(got, src[:n]) {
-						t.Fatalf("key %x: guarded decryption differs from generic", key)
-					}
-				})
+				n := k.blocks * BlockSize
+				for _, d := range []struct {
+					dir          string
+					f            func(dst, src []byte)
+					in, expected []byte
+				}{{"encrypt", k.enc, src[:n], want[:n]}, {"decrypt", k.dec, want[:n], src[:n]}} {
+					t.Run(d.dir+k.name, func(t *testing.T) {
+						if k.kernel == AMD64x1BMI && !k.kernel.Supported {
+							t.Skip(noBMI)
+						}
+						if !k.kernel.Supported {
+							skipUnsupported(t, k.kernel.Name)
+						}
+						got := make([]byte, n)
+						if d.f(got, d.in); !bytes.Equal(got, d.expected) {
+							t.Fatalf("key %x: guarded %sion differs from generic", key, d.dir)
+						}
+					})
+				}
 			}
 		}
 	}
