@@ -205,10 +205,14 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, bool) {
 	return cfg, true
 }
 
-// checkCreatable reports an error if the file name cannot be written: its
-// directory does not exist, or it is a directory. It does not create it, so
-// that a bad -svg fails before minutes of measuring rather than after.
+// checkCreatable reports an error if the file name cannot be written: it is
+// "-", standard output, which takes the results, its directory does not
+// exist, or it is a directory. It does not create it, so that a bad -svg
+// fails before minutes of measuring rather than after.
 func checkCreatable(name string) error {
+	if name == "-" {
+		return errors.New("-svg -: standard output takes the results; name a file for the charts")
+	}
 	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
 		return fmt.Errorf("-svg %s: is a directory", name)
 	}

@@ -48,6 +48,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bench", "-format", "xml"},
 		{"bench", "-svg", "/nonexistent/dir/chart.svg"},
 		{"bench", "-svg", "."},
+		{"bench", "-svg", "-"},
 		{"bench", "-sweep=maybe"},
 		{"info", "-json=maybe"},
 		{"selftest", "-h"},
