@@ -9,15 +9,18 @@ import "strings"
 //
 // The rules, and what they rest on:
 //
-//   - AVX-512 F, BW, VL and VBMI and GFNI with an operating system that
-//     saves the zmm registers: avx512-gfni, avx512-vbmi's kernels with the
-//     MDS products in VGF2P8AFFINEQB and transposes by byte unpacks:
+//   - AVX-512 F, BW, VL and VBMI, GFNI and VPCLMULQDQ with an operating
+//     system that saves the zmm registers: avx512-gfni, avx512-vbmi's
+//     kernels with the MDS products in VGF2P8AFFINEQB and transposes by
+//     byte unpacks (and XTS's tweaks stepped by VPCLMULQDQ, which every CPU
+//     with AVX-512 and GFNI has):
 //     measured on Zen 5 at 0.91-0.94 c/B against avx512-vbmi's 1.20-1.23
 //     (ECB, 8 KiB, 256-bit key, `twofish bench -impl
 //     avx512-gfni,avx512-vbmi`, alternating in one process), 1.3x.
 //     Zen 4, Ice Lake, Tiger Lake and Sapphire Rapids have GFNI too and are
 //     expected to gain (unmeasured).
-//   - AVX-512 F, BW, VL and VBMI without GFNI (Cannon Lake), or GFNI off:
+//   - AVX-512 F, BW, VL and VBMI without GFNI (Cannon Lake), or GFNI or
+//     VPCLMULQDQ off:
 //     avx512-vbmi, which is constant-time and the fastest
 //     kernel wherever it runs: measured on Zen 5 at 1.15 c/B for 128- and
 //     256-bit keys, 4.0x avx2-gather and 6.7x amd64-3way (ECB, 8 KiB,
@@ -40,7 +43,7 @@ import "strings"
 //     libgcrypt never uses it.
 func blockPolicy(f Facts) (name, reason string) {
 	switch {
-	case f.AVX512F && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.GFNI && f.OSZMM:
+	case f.AVX512F && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.GFNI && f.VPCLMULQDQ && f.OSZMM:
 		return "avx512-gfni", f.Vendor + " " + f.FamilyModel() + " with AVX-512 VBMI and GFNI: the constant-time 64-way kernel with its MDS products in VGF2P8AFFINEQB is the fastest (Zen 5: 0.91-0.94 c/B against 1.20-1.23 for avx512-vbmi, 256-bit key, measured alternating in one process)"
 	case f.AVX512F && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.OSZMM:
 		return "avx512-vbmi", f.Vendor + " " + f.FamilyModel() + " with AVX-512 VBMI: the constant-time 64-way kernel, with no table look-ups, is also the fastest (Zen 5: 1.15 c/B, 4x the AVX2 table kernel)"

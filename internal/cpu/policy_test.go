@@ -55,7 +55,7 @@ func TestPolicy(t *testing.T) {
 			f.Family, f.Model = 0x19, 0x61
 			f.GDS = "Not affected"
 			avx512(f)
-			f.AVX512VBMI, f.GFNI = true, true
+			f.AVX512VBMI, f.GFNI, f.VPCLMULQDQ = true, true, true
 		}), "avx512-gfni"},
 		{"AMD Zen 4 without OS zmm support", with(amdAVX2, func(f *Facts) {
 			f.Family, f.Model = 0x19, 0x61
@@ -66,7 +66,7 @@ func TestPolicy(t *testing.T) {
 			f.Family, f.Model = 0x1A, 0x02
 			f.GDS = "Not affected"
 			avx512(f)
-			f.AVX512VBMI, f.GFNI = true, true
+			f.AVX512VBMI, f.GFNI, f.VPCLMULQDQ = true, true, true
 		}), "avx512-gfni"},
 		{"AMD Zen 5 without GFNI", with(amdAVX2, func(f *Facts) {
 			f.Family, f.Model = 0x1A, 0x02
@@ -74,8 +74,19 @@ func TestPolicy(t *testing.T) {
 			avx512(f)
 			f.AVX512VBMI = true
 		}), "avx512-vbmi"},
+		{"AMD Zen 5 without VPCLMULQDQ", with(amdAVX2, func(f *Facts) {
+			f.Family, f.Model = 0x1A, 0x02
+			f.GDS = "Not affected"
+			avx512(f)
+			f.AVX512VBMI, f.GFNI = true, true
+		}), "avx512-vbmi"},
 		{"GFNI without VBMI", with(intelAVX2, func(f *Facts) { f.Model = 0x55; f.GDS = "Not affected"; avx512(f); f.GFNI = true }), "avx2-vpgather"},
-		{"Ice Lake server with GFNI", with(intelAVX2, func(f *Facts) { f.Model = 0x6A; f.GDS = "Vulnerable"; avx512(f); f.AVX512VBMI, f.GFNI = true, true }), "avx512-gfni"},
+		{"Ice Lake server with GFNI", with(intelAVX2, func(f *Facts) {
+			f.Model = 0x6A
+			f.GDS = "Vulnerable"
+			avx512(f)
+			f.AVX512VBMI, f.GFNI, f.VPCLMULQDQ = true, true, true
+		}), "avx512-gfni"},
 		{"AMD Excavator", with(amdAVX2, func(f *Facts) { f.Family, f.Model = 0x15, 0x60 }), "avx2-gather"},
 		{"unknown vendor with AVX2", Facts{Vendor: "CentaurHauls", Family: 7, Model: 0x3B, AVX2: true, OSYMM: true}, "avx2-gather"},
 		{"no vendor with AVX2", Facts{AVX2: true, OSYMM: true}, "avx2-gather"},
@@ -206,6 +217,7 @@ func TestDecide(t *testing.T) {
 	}{
 		{"Zen 5", zen5, "avx512-gfni", "bmi", "avx512-vpclmulqdq", "avx512"},
 		{"Zen 5 without GFNI", with(zen5, func(f *Facts) { f.GFNI = false }), "avx512-vbmi", "bmi", "avx512-vpclmulqdq", "avx512"},
+		{"Zen 5 without VPCLMULQDQ", with(zen5, func(f *Facts) { f.VPCLMULQDQ = false }), "avx512-vbmi", "bmi", "pclmulqdq", "avx512"},
 		{"Zen 5 without OS zmm support", with(zen5, func(f *Facts) { f.OSZMM = false }), "avx2-ct", "bmi", "avx2-vpclmulqdq", "avx2"},
 		{"Haswell", with(intelAVX2, func(f *Facts) { f.Model = 0x3C; f.BMI1, f.BMI2, f.SSSE3, f.CLMUL = true, true, true, true }), "avx2-ct", "bmi", "pclmulqdq", "avx2"},
 		{"Nehalem", nehalem, "generic-ct", "baseline", "pclmulqdq", "sse2"},
@@ -264,7 +276,7 @@ func TestShapes(t *testing.T) {
 		}
 	}
 	for _, f := range []Facts{amdAVX2, {}, with(amdAVX2, func(f *Facts) { f.Family = 0x1A; avx512(f); f.AVX512VBMI = true }),
-		with(amdAVX2, func(f *Facts) { f.Family = 0x1A; avx512(f); f.AVX512VBMI, f.GFNI = true, true })} {
+		with(amdAVX2, func(f *Facts) { f.Family = 0x1A; avx512(f); f.AVX512VBMI, f.GFNI, f.VPCLMULQDQ = true, true, true })} {
 		c := Decide(f)
 		want := shape{single: "generic", short: "generic"}
 		if c.Block.Has("amd64-3way") {

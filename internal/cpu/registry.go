@@ -132,7 +132,7 @@ func supports(f Facts, part, name string) bool {
 	case Block + "/avx512-vbmi":
 		return avx512 && f.AVX512BW && f.AVX512VL && f.AVX512VBMI
 	case Block + "/avx512-gfni":
-		return avx512 && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.GFNI
+		return avx512 && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.GFNI && f.VPCLMULQDQ
 	case Block + "/avx2-ct", Block + "/avx2-gather", Block + "/avx2-vpgather":
 		return avx2
 	case Scalar + "/bmi":

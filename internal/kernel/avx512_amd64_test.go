@@ -42,10 +42,10 @@ func TestAVX512AssemblyIsConstantTime(t *testing.T) {
 // checkAVX512Assembly checks every function of the AVX-512 file name as
 // TestAVX512AssemblyIsConstantTime says, that it has the functions want,
 // and that each needs no feature that internal/cpu's rule for its
-// implementation does not check: avx512-vbmi's, and GFNI besides for the
-// functions whose names end in GFNI (avx512-gfni's). The others may use
-// no GFNI: they are tested under Bochs 2.7, which computes VGF2P8AFFINEQB
-// wrongly (testdata/bochs).
+// implementation does not check: avx512-vbmi's, and GFNI and VPCLMULQDQ
+// besides for the functions whose names end in GFNI (avx512-gfni's). The
+// others may use no GFNI: they are tested under Bochs 2.7, which computes
+// VGF2P8AFFINEQB wrongly (testdata/bochs).
 func checkAVX512Assembly(t *testing.T, name string, want ...string) {
 	t.Helper()
 	data, err := os.ReadFile(name)
@@ -74,8 +74,9 @@ func checkAVX512Assembly(t *testing.T, name string, want ...string) {
 }
 
 // checkRequires checks that each of the nfuncs functions of the assembly
-// src (the file name) needs no feature but checked (and GFNI for the
-// functions named so), which internal/cpu's rule checks; avo lists what
+// src (the file name) needs no feature but checked (and GFNI and
+// VPCLMULQDQ for the functions named so, avx512-gfni's), which
+// internal/cpu's rule checks; avo lists what
 // each needs in a "// Requires:" comment just before its TEXT line.
 func checkRequires(t *testing.T, name, src string, nfuncs int, checked ...string) {
 	t.Helper()
@@ -97,7 +98,7 @@ func checkRequires(t *testing.T, name, src string, nfuncs int, checked ...string
 		}
 		n++
 		for _, f := range strings.Split(requires, ", ") {
-			if !slices.Contains(checked, f) && !(f == "GFNI" && strings.HasSuffix(fn, "GFNI")) {
+			if !slices.Contains(checked, f) && !((f == "GFNI" || f == "VPCLMULQDQ") && strings.HasSuffix(fn, "GFNI")) {
 				t.Errorf("%s: %s requires %s, which internal/cpu does not check for it", name, fn, f)
 			}
 		}

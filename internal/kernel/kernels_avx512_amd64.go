@@ -161,7 +161,8 @@ func runAVX512(ks *Schedule, dst, src *byte, n, width int, dec, gfni bool) {
 
 // The GFNI variants of the kernels above, for avx512-gfni: the same
 // kernels, arguments and results, but for the MDS products, one
-// VGF2P8AFFINEQB each. They need GFNI besides what the others need.
+// VGF2P8AFFINEQB each, and XTS's tweaks, stepped by VPCLMULQDQ. They need
+// GFNI and VPCLMULQDQ besides what the others need.
 // Implemented in avx512_amd64.s.
 
 //go:noescape

@@ -11,12 +11,12 @@ import (
 
 // policyCPUs are the facts of CPUs on which the policy's plans differ: the
 // AVX-512 kernels with the table kernels for short runs and single blocks
-// (Zen 5 with GFNI, avx512-gfni; and without, avx512-vbmi, whose plan the
+// (Zen 5 with GFNI and VPCLMULQDQ, avx512-gfni; and without, avx512-vbmi, whose plan the
 // emulated test of testdata/bochs runs), the 16-way AVX2 kernels with the 3-way ladder below a group
 // (Zen 1, Alder Lake), and the 3-way ladder alone (Nehalem).
 var policyCPUs = []cpu.Facts{
 	{Vendor: "AuthenticAMD", Family: 0x1A, Model: 0x02, AVX2: true, OSYMM: true, BMI1: true, BMI2: true,
-		AVX512F: true, AVX512BW: true, AVX512VL: true, AVX512VBMI: true, GFNI: true, OSZMM: true},
+		AVX512F: true, AVX512BW: true, AVX512VL: true, AVX512VBMI: true, GFNI: true, VPCLMULQDQ: true, OSZMM: true},
 	{Vendor: "AuthenticAMD", Family: 0x1A, Model: 0x02, AVX2: true, OSYMM: true, BMI1: true, BMI2: true,
 		AVX512F: true, AVX512BW: true, AVX512VL: true, AVX512VBMI: true, OSZMM: true},
 	{Vendor: "AuthenticAMD", Family: 0x17, Model: 0x01, AVX2: true, OSYMM: true, BMI1: true, BMI2: true},
