@@ -94,48 +94,56 @@ func TestCTRCarries(t *testing.T) {
 	})
 }
 
-// TestFusedXTS compares XTS with every implementation with XTS with
-// generic (which TestXTSAgainstXCrypto compares with x/crypto/xts) at every
-// whole-block length from one block up to twice the widest kernel plus
-// three blocks, and 5 bytes past each (ciphertext stealing): the lengths
-// where whole groups go to the fused kernels of avx512-vbmi and avx512-gfni
-// (kernel.Cipher.XTSGroups) and the rest to the batches. Each length
-// encrypts and decrypts, in place and not, at an offset modulo 8 that
-// changes with it.
+// TestFusedXTS compares XTS with every implementation, and NewXTS's and
+// NewXTSConstantTime's, with XTS with generic (which TestXTSAgainstXCrypto
+// compares with x/crypto/xts) at every whole-block length from one block
+// up to twice the widest kernel plus three blocks, and 5 bytes past each
+// (ciphertext stealing): the lengths where whole groups, and remainders
+// padded into a group, go to the fused kernels of avx512-vbmi and
+// avx512-gfni (kernel.Cipher.XTSGroups) and the rest to the batches. Each
+// length encrypts and decrypts, in place and not, at an offset modulo 8
+// that changes with it.
 func TestFusedXTS(t *testing.T) {
-	maxBlocks := max(2*widestBlocks()+3, 70)
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
-		r := testRand(t)
-		key := randBytes(r, 64)
-		x, _ := NewXTSImpl(key, impl.Name)
-		ref, _ := NewXTSImpl(key, "generic")
-		for n := BlockSize; n <= maxBlocks*BlockSize+5; n++ {
-			if n%BlockSize != 0 && n%BlockSize != 5 {
-				continue
+		checkXTS(t, func(key []byte) (*XTS, error) { return NewXTSImpl(key, impl.Name) })
+	})
+	t.Run("NewXTS", func(t *testing.T) { checkXTS(t, NewXTS) })
+	t.Run("NewXTSConstantTime", func(t *testing.T) { checkXTS(t, NewXTSConstantTime) })
+}
+
+// checkXTS is TestFusedXTS for the XTS that newXTS makes.
+func checkXTS(t *testing.T, newXTS func(key []byte) (*XTS, error)) {
+	maxBlocks := max(2*widestBlocks()+3, 70)
+	r := testRand(t)
+	key := randBytes(r, 64)
+	x, _ := newXTS(key)
+	ref, _ := NewXTSImpl(key, "generic")
+	for n := BlockSize; n <= maxBlocks*BlockSize+5; n++ {
+		if n%BlockSize != 0 && n%BlockSize != 5 {
+			continue
+		}
+		sector := r.Uint64()
+		off := n / BlockSize % 8
+		src := randBytes(r, n+off)[off:]
+		for _, dec := range []bool{false, true} {
+			ours, theirs := x.Encrypt, ref.Encrypt
+			if dec {
+				ours, theirs = x.Decrypt, ref.Decrypt
 			}
-			sector := r.Uint64()
-			off := n / BlockSize % 8
-			src := randBytes(r, n+off)[off:]
-			for _, dec := range []bool{false, true} {
-				ours, theirs := x.Encrypt, ref.Encrypt
-				if dec {
-					ours, theirs = x.Decrypt, ref.Decrypt
-				}
-				want := make([]byte, n)
-				theirs(want, src, sector)
-				got := make([]byte, n+off)[off:]
-				ours(got, src, sector)
-				if !bytes.Equal(got, want) {
-					t.Fatalf("%d bytes, decrypt %v: differs from generic", n, dec)
-				}
-				copy(got, src)
-				ours(got, got, sector)
-				if !bytes.Equal(got, want) {
-					t.Fatalf("%d bytes, decrypt %v, in place: differs from generic", n, dec)
-				}
+			want := make([]byte, n)
+			theirs(want, src, sector)
+			got := make([]byte, n+off)[off:]
+			ours(got, src, sector)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%d bytes, decrypt %v: differs from generic", n, dec)
+			}
+			copy(got, src)
+			ours(got, got, sector)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%d bytes, decrypt %v, in place: differs from generic", n, dec)
 			}
 		}
-	})
+	}
 }
 
 // TestFusedGCMCounter runs GCM's key stream and hash (gcm.crypt) with the

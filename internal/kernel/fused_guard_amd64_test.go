@@ -11,9 +11,10 @@ import (
 
 // TestFusedGuardPages runs the fused CTR, CBC decryption and XTS kernels
 // over buffers that touch an inaccessible page on either side, for zero,
-// one and two groups (the kernels take nothing else): a kernel that reads
-// or writes one byte outside the whole groups it is given (the CBC kernel
-// reads the block before each group but the first) crashes the test.
+// one and two groups (CTR and CBC take nothing else), and for XTS also
+// runs that end in a padded group: a kernel that reads or writes one byte
+// outside the blocks it is given (the CBC kernel reads the block before
+// each group but the first) crashes the test.
 func TestFusedGuardPages(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		const maxGroups = 2
@@ -22,10 +23,11 @@ func TestFusedGuardPages(t *testing.T) {
 		c, ref := newCipher(key, kern), newCipher(key, Generic)
 		a := guardpage.New(t, maxGroups*FusedGroup*BlockSize)
 		b := guardpage.New(t, maxGroups*FusedGroup*BlockSize)
-		for n := 0; n <= maxGroups*FusedGroup; n += FusedGroup {
-			// The kernels take only whole groups; the guard pages are
-			// flush against those.
+		for _, n := range []int{0, FusedGroup, 2 * FusedGroup, smallTail + 1, FusedGroup - 1, FusedGroup + 37} {
+			// The guard pages are flush against the blocks the kernels
+			// take.
 			size := n * BlockSize
+			whole := n%FusedGroup == 0
 			for _, place := range []struct {
 				name     string
 				src, dst []byte
@@ -37,19 +39,23 @@ func TestFusedGuardPages(t *testing.T) {
 			} {
 				copy(place.src, randBytes(r, size))
 				want := make([]byte, size)
-				hi, lo := r.Uint64(), ^uint64(0)-uint64(r.IntN(128))
-				ctrRef(ref, want, place.src, hi, lo)
-				ctr := [2]uint64{lo, hi}
-				c.CTRGroups(place.dst, place.src, &ctr)
-				if !bytes.Equal(place.dst, want) {
-					t.Fatalf("%d blocks, %s: CTR differs from CTR in Go", n, place.name)
-				}
-				var iv [BlockSize]byte
-				copy(iv[:], randBytes(r, BlockSize))
-				cbcDecryptRef(ref, want, place.dst, iv)
-				c.CBCDecryptGroups(place.dst, place.dst, &iv)
-				if !bytes.Equal(place.dst, want) {
-					t.Fatalf("%d blocks, %s: CBC decryption differs from CBC in Go", n, place.name)
+				if whole {
+					hi, lo := r.Uint64(), ^uint64(0)-uint64(r.IntN(128))
+					ctrRef(ref, want, place.src, hi, lo)
+					ctr := [2]uint64{lo, hi}
+					c.CTRGroups(place.dst, place.src, &ctr)
+					if !bytes.Equal(place.dst, want) {
+						t.Fatalf("%d blocks, %s: CTR differs from CTR in Go", n, place.name)
+					}
+					var iv [BlockSize]byte
+					copy(iv[:], randBytes(r, BlockSize))
+					cbcDecryptRef(ref, want, place.dst, iv)
+					c.CBCDecryptGroups(place.dst, place.dst, &iv)
+					if !bytes.Equal(place.dst, want) {
+						t.Fatalf("%d blocks, %s: CBC decryption differs from CBC in Go", n, place.name)
+					}
+				} else {
+					copy(place.dst, place.src)
 				}
 				for _, dec := range []bool{false, true} {
 					lo, hi := r.Uint64(), r.Uint64()
