@@ -107,8 +107,9 @@ type Paths struct {
 	// decryption, CTR, XTS, GCM, OCB. It pads a remainder of ShortBelow
 	// blocks or more to a whole group.
 	Bulk Path
-	// ShortBelow is 0 for a Cipher pinned to one implementation, whose
-	// family's ladder serves every run.
+	// ShortBelow is 0 where one implementation's family ladder serves
+	// every run: a Cipher pinned to one (NewCipherImpl, TWOFISH_IMPL) and
+	// one from NewCipherConstantTime.
 	ShortBelow int
 }
 
