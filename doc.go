@@ -46,7 +46,8 @@
 // Twofish does: their timing can leak key and data through the cache to an
 // attacker who shares the machine. crypto/aes documents the same caveat for
 // its portable code. The constant-time kernels compute the S-boxes instead
-// (nibble look-ups in registers, VPSHUFB or VPERMI2B), make no
+// (look-ups in registers: VPSHUFB on nibbles, VPERMI2B or TBL/TBX on bytes;
+// generic-ct shifts nibble tables packed into integers), make no
 // secret-dependent memory access or branch, build their key material the
 // same way, and hand leftover blocks only to constant-time kernels.
 // NewCipher uses table kernels for single blocks and short runs on every

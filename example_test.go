@@ -134,9 +134,9 @@ func ExampleNewOCB() {
 		panic(err)
 	}
 	c, _ := twofish.NewCipher(key)
-	// RFC 7253 OCB with a 12-byte nonce and a 16-byte tag, the OpenPGP
-	// (RFC 9580) choice. A counter makes a good nonce: it must never
-	// repeat under one key.
+	// RFC 7253 OCB with its recommended 12-byte nonce and a 16-byte tag
+	// (OpenPGP, RFC 9580, uses 15-byte nonces). A counter makes a good
+	// nonce: it must never repeat under one key.
 	aead, err := twofish.NewOCB(c, 12, 16)
 	if err != nil {
 		panic(err)

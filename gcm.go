@@ -25,8 +25,8 @@ const (
 // standard 12-byte nonce and 16-byte tag. b must have 16-byte blocks; with a
 // *Cipher, the key stream comes from the kernels many blocks at a time.
 // GHASH uses carry-less multiplication instructions where the CPU has them
-// (PCLMULQDQ, VPCLMULQDQ on amd64) and portable constant-time code
-// elsewhere; neither looks anything up in a table.
+// (PCLMULQDQ, VPCLMULQDQ on amd64, PMULL on arm64) and portable
+// constant-time code elsewhere; neither looks anything up in a table.
 //
 // crypto/cipher.NewGCM, NewGCMWithNonceSize and NewGCMWithTagSize called
 // with a *Cipher return this implementation too, through Cipher.NewGCM.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """benchratio.py A B < gobench-output: for each benchmark with impl=A that has a twin with impl=B in
 the same run, the median over rounds (-count) of ns/op(B) / ns/op(A): above 1 means A is faster.
-The ratios the closing notes quote, from one process, interleaved by go test -count."""
+The same-process ratios the README quotes, interleaved by go test -count."""
 import sys, re, statistics, collections
 a, b = sys.argv[1], sys.argv[2]
 rounds = collections.defaultdict(list)

@@ -59,8 +59,8 @@ func (o *ocbKernel) group(g int, white zmm) {
 	o.fix = operand.Mem{Base: o.offs, Disp: fixOffset + 16*g}
 }
 
-// fixOffset is where ocbOffsets.fix starts: after the base offsets of the
-// eight groups of a batch.
+// fixOffset is where kernel.OCBOffsets.Fix starts: after the base offsets
+// of the eight groups of a batch.
 const fixOffset = 8 * 16
 
 // load reads register r of group g from src and whitens it with white and

@@ -33,7 +33,7 @@
 //
 // # Functions
 //
-// Each takes the table of H^16..H^1 (ghashKey.powers), the running value
+// Each takes the table of H^16..H^1 (ghash.Key.powers), the running value
 // (16 bytes, GCM order), the data and a count of blocks:
 //
 //   - ghashBlocksCLMUL: SSE and PCLMULQDQ, eight blocks per reduction.
@@ -371,7 +371,7 @@ func tail(x emitter, name string, powers, yp, y, data, n, maskX, poly reg.Regist
 	x.store(y, operand.Mem{Base: yp})
 }
 
-// ghashPowers is the size of ghashKey.powers.
+// ghashPowers is the size of ghash.Key.powers.
 const ghashPowers = 16
 
 // widen returns the register of width lanes·16 bytes whose low lane is x.

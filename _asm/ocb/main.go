@@ -110,7 +110,7 @@ func (v vec) mask(x, base reg.Register, t operand.Mem) {
 	}
 }
 
-// fixOffset is where ocbOffsets.fix starts: after base, eight blocks.
+// fixOffset is where kernel.OCBOffsets.Fix starts: after base, eight blocks.
 const fixOffset = 8 * 16
 
 // function emits one ocbMask function whose wide registers hold lanes

@@ -27,7 +27,7 @@ type cryptConfig struct {
 	decrypt    bool
 	mode       string // one of cryptModes
 	key        []byte // 16, 24 or 32 bytes; xts: 32, 48 or 64
-	iv         []byte // 16 bytes for cbc, cfb, ofb and ctr; nil for ecb and xts
+	iv         []byte // 16 bytes for cbc, cfb, ofb and ctr, the nonce for gcm and ocb; nil for ecb and xts
 	randomIV   bool   // enc made iv up
 	ivOut      string // file to write the IV to, "" for none
 	in, out    string // file names, "-" for standard input and output
@@ -63,13 +63,14 @@ const cryptHelp = `
 Modes: ecb, cbc, cfb (full-block feedback), ofb, ctr (128-bit big-endian
 counter), xts (IEEE 1619, dm-crypt plain64 layout), and the authenticated gcm
 and ocb. Keys are 16, 24 or 32 bytes, in hex (-key, -key-env) or a file of hex
-or raw bytes (-key-file); xts takes two of them, 32, 48 or 64 bytes. cbc, cfb, ofb and ctr take a 16-byte IV, gcm and ocb a nonce (below):
-if enc has no -iv, it makes a random one with crypto/rand
-and, once the output is written, prints it to stderr as "iv=HEX" (enc -iv-out
-FILE also writes it to a file); dec needs -iv, or -iv-file FILE to read it
-from a file. ecb and cbc pad with PKCS#7 unless -nopad. xts encrypts each sector of
--sector-size bytes with its number, counting from -sector, as the tweak; a
-short last sector of 16 bytes or more uses ciphertext stealing.
+or raw bytes (-key-file); xts takes two of them, 32, 48 or 64 bytes. cbc,
+cfb, ofb and ctr take a 16-byte IV, gcm and ocb a nonce (below): if enc has
+no -iv, it makes a random one with crypto/rand and, once the output is
+written, prints it to stderr as "iv=HEX" (enc -iv-out FILE also writes it to
+a file); dec needs -iv, or -iv-file FILE to read it from a file. ecb and cbc
+pad with PKCS#7 unless -nopad. xts encrypts each sector of -sector-size bytes
+with its number, counting from -sector, as the tweak; a short last sector of
+16 bytes or more uses ciphertext stealing.
 
 gcm and ocb (RFC 7253) authenticate: the output is the ciphertext and a
 16-byte tag, and dec writes nothing unless the tag is right. -iv is the nonce,
@@ -85,7 +86,7 @@ An output file is written under a temporary name in its directory and renamed
 into place only when all went well, so a failure leaves none; it is created
 readable by its owner only. Standard output ("-out -", the default) is written
 as the work goes, so after a failure what it got must be discarded.
-Exit status: 0 done, 1 failed, 2 bad command line.
+Exit status: 0 done, 1 failed, 2 bad command line, 130 interrupted.
 `
 
 // runCrypt implements enc (decrypt false) and dec: it reports every error
@@ -145,11 +146,15 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	keyHex := fs.String("key", "", "the key in `hex`")
 	keyFile := fs.String("key-file", "", "read the key, in hex or raw bytes, from `file`, which keeps it off the command line")
 	keyEnv := fs.String("key-env", "", "read the key in hex from the environment `variable` named")
-	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter; gcm, ocb: the nonce, 12 bytes)")
+	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter; gcm, ocb: the nonce, 1 to 64 or 15 bytes, 12 when enc makes it)")
 	ivFile := fs.String("iv-file", "", "read the IV in hex from `file` (as -iv-out writes it)")
 	fs.StringVar(&cfg.in, "in", "-", "read from `file`; - is standard input")
 	fs.StringVar(&cfg.out, "out", "-", "write to `file`; - is standard output")
-	fs.BoolVar(&cfg.force, "f", false, "overwrite an existing output file (and -iv-out file)")
+	force := "overwrite an existing output file"
+	if !decrypt {
+		force += " (and -iv-out file)"
+	}
+	fs.BoolVar(&cfg.force, "f", false, force)
 	nopad := fs.Bool("nopad", false, "ecb, cbc: no PKCS#7 padding; the input must be whole 16-byte blocks")
 	fs.IntVar(&cfg.sectorSize, "sector-size", 512, "xts: sector size in `bytes`, a multiple of 16")
 	fs.Uint64Var(&cfg.sector, "sector", 0, "xts: the `number` of the first sector")

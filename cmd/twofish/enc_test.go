@@ -414,10 +414,14 @@ func TestEncDecFlagErrors(t *testing.T) {
 	}
 	for _, cmd := range []string{"enc", "dec"} {
 		r := exe(t, nil, nil, cmd, "-h")
-		for _, want := range []string{"usage: twofish " + cmd, "-sector-size", "PKCS#7", "iv=HEX", "Exit status"} {
+		for _, want := range []string{"usage: twofish " + cmd, "-sector-size", "PKCS#7", "iv=HEX", "Exit status", "130 interrupted"} {
 			if r.code != exitUsage || !strings.Contains(string(r.stderr), want) || strings.Count(string(r.stderr), "usage:") != 1 {
 				t.Errorf("twofish %s -h: exit status %d, no %q in:\n%s", cmd, r.code, want, r.stderr)
 			}
+		}
+		// dec has no -iv-out, so its -f has none to overwrite.
+		if hasIVOut := strings.Contains(string(r.stderr), "  -iv-out"); strings.Contains(string(r.stderr), "-iv-out file)") != hasIVOut || hasIVOut == (cmd == "dec") {
+			t.Errorf("twofish %s -h: -iv-out flag %v, and -f's help disagrees or it should not be there:\n%s", cmd, hasIVOut, r.stderr)
 		}
 	}
 }

@@ -3,20 +3,21 @@
 //
 // Usage:
 //
-//	twofish bench [-impl NAME|auto|all] [-keysize 128,256] [-modes ecb,...,xts] [-size 8192]
+//	twofish bench [-impl NAME|auto|ct|all] [-keysize 128,256] [-modes block,ecb,...,key] [-size 8192]
 //	              [-duration 300ms] [-compare] [-sweep] [-format text|json|csv|gobench] [-svg FILE]
 //	twofish info [-json]
-//	twofish selftest [-full] [-impl NAME|all] [-seed N]
+//	twofish selftest [-full] [-impl NAME|auto|ct|all] [-seed N]
 //	twofish seal [-in FILE|-] [-out FILE|-] [-key-file FILE | -passphrase-file FILE | -passphrase-env VAR] [flags]
 //	twofish open [-in FILE|-] [-out FILE|-] [-key-file FILE | -passphrase-file FILE | -passphrase-env VAR] [flags]
-//	twofish enc -mode MODE (-key HEX | -key-file FILE) [-iv HEX] [-in FILE|-] [-out FILE|-] [flags]
-//	twofish dec -mode MODE (-key HEX | -key-file FILE) [-iv HEX] [-in FILE|-] [-out FILE|-] [flags]
+//	twofish enc -mode MODE (-key HEX | -key-file FILE | -key-env VAR) [-iv HEX | -iv-file FILE] [-in FILE|-] [-out FILE|-] [flags]
+//	twofish dec -mode MODE (-key HEX | -key-file FILE | -key-env VAR) [-iv HEX | -iv-file FILE] [-in FILE|-] [-out FILE|-] [flags]
 //
 // "bench" prints a table per implementation and key size in the style of
-// libgcrypt's tests/bench-slope, a row per direction of each mode (ECB,
-// CBC, CFB, OFB, CTR, XTS): nanoseconds per byte (the slope of time
-// against buffer length, so per-call overhead drops out), MiB/s, and cycles
-// per byte at the clock measured around each row. -compare adds
+// libgcrypt's tests/bench-slope, a row per direction of each mode (single
+// blocks, ECB, CBC, CFB, OFB, CTR, XTS, GCM, OCB, EAX) and one for key
+// setup: nanoseconds per byte (the slope of time against buffer length, so
+// per-call overhead drops out), MiB/s, and cycles per byte at the clock
+// measured around each row. -compare adds
 // golang.org/x/crypto/twofish and crypto/aes; -sweep adds the throughput
 // of one call on messages of 16 bytes to 1 MiB; -format writes JSON, CSV or
 // the Go benchmark format that benchstat reads; -svg draws charts.
@@ -36,13 +37,15 @@
 // (FORMAT.md), in constant memory and on all cores; "open" checks and
 // decrypts it, detecting any change, truncation or reordering.
 //
-// "enc" and "dec" encrypt and decrypt a file or stream in any of the six
-// modes, in constant memory and, for the parallel modes, on all cores,
-// writing an output file only when all went well. "twofish enc -h" tells
-// the details.
+// "enc" and "dec" encrypt and decrypt a file or stream in a raw mode (ecb,
+// cbc, cfb, ofb, ctr, xts, and the authenticated gcm and ocb, which hold
+// one message in memory), in constant memory otherwise and, for the
+// parallel modes, on all cores, writing an output file only when all went
+// well. "twofish enc -h" tells the details.
 //
 // Run "twofish COMMAND -h" for a command's flags. Failures exit with status
-// 1 and usage errors with status 2.
+// 1, usage errors with status 2, and seal, open, enc and dec interrupted by
+// a signal with 128 plus its number (130 for Ctrl-C).
 package main
 
 import (

@@ -31,7 +31,7 @@ const mctPrefix = 10
 // generic's against golang.org/x/crypto/twofish), a line per
 // implementation. It exits with status 1 if any fails.
 func runSelftest(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("selftest", " [-full] [-impl NAME|all] [-seed N]", stderr)
+	fs := newFlagSet("selftest", " [-full] [-impl NAME|auto|ct|all] [-seed N]", stderr)
 	full := fs.Bool("full", false, fmt.Sprintf("run all 400 Monte Carlo records of each key size, not the first %d", mctPrefix))
 	impl := fs.String("impl", "all", "test the implementation `name` only (auto: NewCipher's kernels for each shape, ct: NewCipherConstantTime's), or all (auto, ct and every one this CPU runs)")
 	seedFlag := fs.String("seed", "", "seed of the random differential tests, to replay a failure (default: random)")

@@ -22,11 +22,12 @@ import "strings"
 //   - AVX-512 F, BW, VL and VBMI without GFNI (Cannon Lake), or GFNI or
 //     VPCLMULQDQ off:
 //     avx512-vbmi, which is constant-time and the fastest
-//     kernel wherever it runs: measured on Zen 5 at 1.15 c/B for 128- and
-//     256-bit keys, 4.0x avx2-gather and 6.7x amd64-3way (ECB, 8 KiB,
-//     `twofish bench`). Zen 4, Ice Lake, Tiger Lake and Sapphire
-//     Rapids have VBMI too and are expected to gain as much; Skylake-X and
-//     Cascade Lake have AVX-512 without VBMI and follow the AVX2 rules.
+//     kernel wherever it runs: measured on Zen 5 at 1.16 and 1.22 c/B for
+//     128- and 256-bit keys, 4.0x avx2-gather and 6.2-6.6x amd64-3way
+//     (ECB, 8 KiB, `twofish bench`; the README's table). Zen 4, Ice Lake,
+//     Tiger Lake and Sapphire Rapids have VBMI too and are expected to
+//     gain as much; Skylake-X and Cascade Lake have AVX-512 without VBMI
+//     and follow the AVX2 rules.
 //   - No AVX2, or an operating system that does not save the ymm
 //     registers: amd64-3way.
 //   - Intel family 6 except Haswell (models 0x3C, 0x3F, 0x45, 0x46):
@@ -46,7 +47,7 @@ func blockPolicy(f Facts) (name, reason string) {
 	case f.AVX512F && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.GFNI && f.VPCLMULQDQ && f.OSZMM:
 		return "avx512-gfni", f.Vendor + " " + f.FamilyModel() + " with AVX-512 VBMI and GFNI: the constant-time 64-way kernel with its MDS products in VGF2P8AFFINEQB is the fastest (Zen 5: 0.91-0.94 c/B against 1.20-1.23 for avx512-vbmi, 256-bit key, measured alternating in one process)"
 	case f.AVX512F && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.OSZMM:
-		return "avx512-vbmi", f.Vendor + " " + f.FamilyModel() + " with AVX-512 VBMI: the constant-time 64-way kernel, with no table look-ups, is also the fastest (Zen 5: 1.15 c/B, 4x the AVX2 table kernel)"
+		return "avx512-vbmi", f.Vendor + " " + f.FamilyModel() + " with AVX-512 VBMI: the constant-time 64-way kernel, with no table look-ups, is also the fastest (Zen 5: 1.16-1.22 c/B, 4x the AVX2 table kernel)"
 	case !f.AVX2:
 		return "amd64-3way", "no AVX2: the 3-way scalar kernel, three blocks interleaved, is the fastest here"
 	case !f.OSYMM:

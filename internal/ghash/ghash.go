@@ -1,7 +1,8 @@
 // Package ghash is GHASH, the universal hash of GCM (NIST SP 800-38D,
-// section 6.4): portable constant-time code and, on amd64, carry-less
-// multiplication kernels; none looks anything up in a table. A Key hashes
-// with the implementation internal/cpu chose.
+// section 6.4): portable constant-time code and carry-less multiplication
+// kernels, PCLMULQDQ and VPCLMULQDQ on amd64 and PMULL on arm64; none looks
+// anything up in a table. A Key hashes with the implementation internal/cpu
+// chose.
 package ghash
 
 import (

@@ -114,12 +114,11 @@ func New[H any](p Plan, key []byte, c func(*H) *Cipher) *H {
 // runs while their cost stays below what building the tables costs (0.6-0.9
 // us with the allocation of 4,096 bytes): it counts setupWeight for each
 // such block, as one takes 180-230 ns with avx512-gfni's single-block
-// kernel or avx512-vbmi's narrowest against 63 ns with the table kernel,
+// kernel or avx512-vbmi's narrowest against 60-68 ns with the table kernel,
 // and 1 for each block of a short run, which costs 10-30 ns more (Zen 5,
 // go test -run '^$' -bench 'Encrypt/impl=.*/key=256/size=16$' .). So a
-// new key for one GCM or OCB
-// message never builds them, and a key that keeps encrypting builds them
-// within a few messages.
+// new key for one GCM or OCB message never builds them, and a key that
+// keeps encrypting builds them within a few messages.
 const (
 	setupWeight = 4
 	warmLimit   = 24
