@@ -36,8 +36,10 @@ type Facts struct {
 	// (Zen 4 was the first AMD core with AVX-512).
 	AVX512F, AVX512BW, AVX512VL, AVX512VBMI, GFNI bool
 	// OSZMM is whether the operating system saves the zmm and mask
-	// registers (XCR0 bits 5 to 7). klauspost/cpuid reports the AVX-512
-	// flags only when it does; the rules check both, as for OSYMM.
+	// registers (XCR0 bits 5 to 7; on macOS, which enables them on first
+	// use, the commpage's word) and keeps them intact across signals
+	// (osFacts). klauspost/cpuid reports the AVX-512 flags only when XCR0
+	// or the commpage says so; the rules check both, as for OSYMM.
 	OSZMM bool
 	// ASIMD (Advanced SIMD, NEON) and PMULL (the 64-bit polynomial
 	// multiplications PMULL and PMULL2 of the ARMv8 Crypto Extensions) are
@@ -99,10 +101,50 @@ func cpuidFacts() Facts {
 // HostFacts returns the facts of the CPU this process runs on, computed
 // once.
 var HostFacts = sync.OnceValue(func() Facts {
-	f := cpuidFacts()
+	f := osFacts(cpuidFacts(), runtime.GOOS, osRelease())
 	f.GDS = readGDS()
 	return f
 })
+
+// osFacts returns f with the AVX-512 facts off where the operating system
+// goos, at kernel release (Darwin's kern.osrelease, "21.3.0"; ignored
+// elsewhere), does not keep the AVX-512 state intact. Darwin from 19.6.0 to
+// 21.2.0 (macOS 10.15.6 to 12.1) corrupts the mask registers K0-K7 on
+// return from a signal handler, and Go's runtime signals its threads to
+// preempt them, so an AVX-512 kernel there could compute a wrong result
+// without any fault; klauspost/cpuid trusts the commpage on every Darwin
+// version. Like golang.org/x/sys/cpu (darwinSupportsAVX512), only 21.3.0
+// and later, where the fix is confirmed, count; VEX-encoded GFNI and
+// VPCLMULQDQ, which use no mask registers, stay.
+func osFacts(f Facts, goos, release string) Facts {
+	if goos == "darwin" && !releaseAtLeast(release, 21, 3, 0) {
+		f.AVX512F, f.AVX512BW, f.AVX512VL, f.AVX512VBMI, f.OSZMM = false, false, false, false, false
+	}
+	return f
+}
+
+// releaseAtLeast reports whether a kernel release "major.minor.patch"
+// (decimal digits only) is at least the one given; any other form is not.
+func releaseAtLeast(release string, major, minor, patch int) bool {
+	parts := strings.Split(release, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	var v [3]int
+	for i, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" || len(p) > 9 {
+			return false
+		}
+		v[i], _ = strconv.Atoi(p)
+	}
+	if v[0] != major {
+		return v[0] > major
+	}
+	if v[1] != minor {
+		return v[1] > minor
+	}
+	return v[2] >= patch
+}
 
 // Features lists the facts that are true, by name ("BMI1", "AVX2", "OSYMM",
 // "AVX512F", …, "ASIMD", "PMULL"), in a fixed order.
