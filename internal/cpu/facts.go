@@ -54,6 +54,11 @@ type Facts struct {
 	GDS string
 	// Brand is the processor's brand string, for reports only.
 	Brand string
+	// GODEBUG is the cpu.* options of the GODEBUG environment variable
+	// that name a feature of the kernels, as given ("cpu.avx512f=off"),
+	// or "": the features they turn off are off in these facts, which are
+	// what the choices may use, not only what the CPU has (withGODEBUG).
+	GODEBUG string
 }
 
 // gdsFile is where Linux reports Gather Data Sampling ("Downfall").
@@ -103,7 +108,7 @@ func cpuidFacts() Facts {
 var HostFacts = sync.OnceValue(func() Facts {
 	f := osFacts(cpuidFacts(), runtime.GOOS, osRelease())
 	f.GDS = readGDS()
-	return f
+	return withGODEBUG(f, os.Getenv("GODEBUG"))
 })
 
 // osFacts returns f with the AVX-512 facts off where the operating system

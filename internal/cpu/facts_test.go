@@ -1,7 +1,12 @@
 package cpu
 
 import (
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -61,5 +66,114 @@ func TestReleaseAtLeast(t *testing.T) {
 		if got := releaseAtLeast(release, 21, 3, 0); got != want {
 			t.Errorf("releaseAtLeast(%q, 21, 3, 0) = %v, want %v", release, got, want)
 		}
+	}
+}
+
+// TestGODEBUG checks that the cpu.* options of GODEBUG turn off the facts
+// they name, read as Go's internal/cpu reads them, and nothing else.
+func TestGODEBUG(t *testing.T) {
+	zen5 := with(amdAVX2, func(f *Facts) {
+		f.Family, f.Model = 0x1A, 0x02
+		avx512(f)
+		f.AVX512VBMI, f.GFNI, f.BMI1, f.BMI2, f.SSSE3, f.CLMUL, f.VPCLMULQDQ = true, true, true, true, true, true, true
+	})
+	noAVX512 := func(f *Facts) { f.AVX512F, f.OSZMM = false, false }
+	unchanged := func(*Facts) {}
+	for _, tc := range []struct {
+		godebug, given string
+		edit           func(*Facts)
+	}{
+		{"", "", unchanged},
+		{"cpu.avx512f=off", "cpu.avx512f=off", noAVX512},
+		{"cpu.avx2=off", "cpu.avx2=off", func(f *Facts) { f.AVX2 = false }},
+		{"cpu.avx=off", "cpu.avx=off", func(f *Facts) { f.OSYMM = false }},
+		{"cpu.avx512bw=off,cpu.avx512vl=off", "cpu.avx512bw=off,cpu.avx512vl=off", func(f *Facts) { f.AVX512BW, f.AVX512VL = false, false }},
+		{"cpu.avx512vbmi=off", "cpu.avx512vbmi=off", func(f *Facts) { f.AVX512VBMI = false }},
+		{"cpu.avx512gfni=off", "cpu.avx512gfni=off", func(f *Facts) { f.GFNI = false }},
+		{"cpu.vpclmulqdq=off", "cpu.vpclmulqdq=off", func(f *Facts) { f.VPCLMULQDQ = false }},
+		{"cpu.avx512vpclmulqdq=off", "cpu.avx512vpclmulqdq=off", func(f *Facts) { f.VPCLMULQDQ = false }},
+		{"cpu.pclmulqdq=off,cpu.ssse3=off", "cpu.pclmulqdq=off,cpu.ssse3=off", func(f *Facts) { f.CLMUL, f.SSSE3 = false, false }},
+		{"cpu.bmi1=off,cpu.bmi2=off", "cpu.bmi1=off,cpu.bmi2=off", func(f *Facts) { f.BMI1, f.BMI2 = false, false }},
+		{"cpu.all=off", "cpu.all=off", func(f *Facts) {
+			*f = Facts{Vendor: f.Vendor, Family: f.Family, Model: f.Model}
+		}},
+		{"cpu.all=off,cpu.avx=on,cpu.avx2=on", "cpu.all=off,cpu.avx=on,cpu.avx2=on", func(f *Facts) {
+			*f = Facts{Vendor: f.Vendor, Family: f.Family, Model: f.Model, AVX2: true, OSYMM: true}
+		}},
+		{"cpu.avx512f=off,cpu.avx512f=on", "cpu.avx512f=off,cpu.avx512f=on", unchanged},
+		{"cpu.avx512f=on", "cpu.avx512f=on", unchanged},
+		{"gctrace=1,cpu.avx512f=off,madvdontneed=1", "cpu.avx512f=off", noAVX512},
+		// Options that name no feature of the kernels: the Bochs test
+		// turns the runtime's AVX-512 off with the first two.
+		{"cpu.avx512cd=off,cpu.avx512dq=off,cpu.rdtscp=off,asyncpreemptoff=1", "", unchanged},
+		// What Go's internal/cpu ignores too.
+		{"cpu.avx512f", "", unchanged},
+		{"cpu.avx512f=no", "", unchanged},
+		{"cpu.avx512f=OFF", "", unchanged},
+		{"cpu.AVX512F=off", "", unchanged},
+		{"CPU.avx512f=off", "", unchanged},
+		{" cpu.avx512f=off", "", unchanged},
+		{"cpu.avx512f=off ", "", unchanged},
+	} {
+		got, want := withGODEBUG(zen5, tc.godebug), with(zen5, tc.edit)
+		if got.GODEBUG != tc.given {
+			t.Errorf("GODEBUG=%q: options %q, want %q", tc.godebug, got.GODEBUG, tc.given)
+		}
+		if got.GODEBUG = ""; got != want {
+			t.Errorf("GODEBUG=%q: features %v, want %v", tc.godebug, got.Features(), want.Features())
+		}
+	}
+
+	// Through the choices: no AVX-512 kernel of any part with
+	// cpu.avx512f=off, no vector kernel with cpu.avx=off.
+	for godebug, prefixes := range map[string][]string{
+		"cpu.avx512f=off": {"avx512"},
+		"cpu.avx=off":     {"avx512", "avx2"},
+	} {
+		for _, c := range Decide(withGODEBUG(zen5, godebug)).All() {
+			for _, o := range c.Options {
+				for _, p := range prefixes {
+					if o.Supported && strings.HasPrefix(o.Name, p) {
+						t.Errorf("GODEBUG=%s: %s counts %s as supported", godebug, c.Part, o.Name)
+					}
+				}
+			}
+		}
+	}
+
+	// arm64: the NEON kernel and GHASH's PMULL kernel.
+	f := withGODEBUG(neoverseN1, "cpu.pmull=off")
+	if supports(f, GHASH, "pmull") || !supports(f, Block, "arm64-neon") {
+		t.Errorf("GODEBUG=cpu.pmull=off: pmull %v, arm64-neon %v; want false, true", supports(f, GHASH, "pmull"), supports(f, Block, "arm64-neon"))
+	}
+	if f := withGODEBUG(neoverseN1, "cpu.asimd=off"); supports(f, Block, "arm64-neon") || supports(f, GHASH, "pmull") {
+		t.Errorf("GODEBUG=cpu.asimd=off: arm64-neon or pmull still supported")
+	}
+}
+
+// TestHostGODEBUG runs this test binary again with GODEBUG=cpu.all=off,
+// as the facts of this process are read once: every choice of the child
+// must then be baseline or portable code.
+func TestHostGODEBUG(t *testing.T) {
+	baseline := []string{"amd64-3way", "amd64-1way", "arm64-2way", "arm64-1way", "generic", "generic-ct", "baseline", "sse2"}
+	if os.Getenv("TWOFISH_TEST_GODEBUG_CHILD") == "1" {
+		if f := HostFacts(); f.GODEBUG != "cpu.all=off" || len(f.Features()) != 0 {
+			t.Errorf("GODEBUG=%q: facts %v with options %q", os.Getenv("GODEBUG"), f.Features(), f.GODEBUG)
+		}
+		for _, c := range Host().All() {
+			if !slices.Contains(baseline, c.Name) {
+				t.Errorf("GODEBUG=cpu.all=off: %s chose %s (%s)", c.Part, c.Name, c.Reason)
+			}
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHostGODEBUG$", "-test.v")
+	cmd.Env = append(os.Environ(), "TWOFISH_TEST_GODEBUG_CHILD=1", "GODEBUG=cpu.all=off")
+	out, err := cmd.CombinedOutput()
+	if errors.Is(err, syscall.ENOEXEC) {
+		t.Skipf("cannot re-execute the test binary here (%v); TestGODEBUG covers the rules", err)
+	}
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestHostGODEBUG") {
+		t.Errorf("child with GODEBUG=cpu.all=off: %v\n%s", err, out)
 	}
 }
