@@ -37,7 +37,7 @@
 // NewCipher's kernels as NewCipherImpl would (never those of
 // NewCipherConstantTime): TWOFISH_IMPL=generic forces the portable code. A name that is unknown or not supported on this
 // CPU is ignored, and AutoImplementation's reason (also shown by
-// `twofish info`) says so.
+// `twofish info`) says so; an empty value counts as unset.
 //
 // The cpu.* options of GODEBUG, Go's switch for CPU features, apply as
 // they do to Go's runtime and crypto packages: GODEBUG=cpu.avx512f=off

@@ -282,6 +282,18 @@ func TestOverride(t *testing.T) {
 	if got := override(auto, "", false); !reflect.DeepEqual(got, auto) {
 		t.Errorf("unset TWOFISH_IMPL changed the choice to %+v", got.Block)
 	}
+	// TWOFISH_IMPL= in a shell clears the variable's value; it must not
+	// count as a name that is ignored.
+	if got := override(auto, "", true); !reflect.DeepEqual(got, auto) {
+		t.Errorf("empty TWOFISH_IMPL changed the choice to %+v", got.Block)
+	}
+	// Names are exact: no case folding, no trimming, so what runs is what
+	// Implementations lists.
+	for _, env := range []string{"AVX2-CT", " generic", "generic ", "generic,avx2-ct", "auto"} {
+		if got := override(auto, env, true).Block; got.Name != auto.Block.Name || !strings.Contains(got.Reason, "TWOFISH_IMPL ignored: twofish: unknown implementation") {
+			t.Errorf("TWOFISH_IMPL=%q: %s (%s)", env, got.Name, got.Reason)
+		}
+	}
 	pinned := override(auto, "generic", true)
 	for _, got := range []Choice{pinned.Block, pinned.Short, pinned.Single} {
 		if got.Name != "generic" || got.Below != 0 || !strings.HasPrefix(got.Reason, "TWOFISH_IMPL=generic overrides") {
