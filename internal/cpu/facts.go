@@ -15,8 +15,9 @@ import (
 // word on Gather Data Sampling. A plain struct, so that every choice can be
 // tested on any machine with the facts of any CPU.
 type Facts struct {
-	// Vendor is the CPUID vendor string: "GenuineIntel", "AuthenticAMD", …;
-	// "" where there is none (not x86).
+	// Vendor is the CPUID vendor string without the spaces that pad
+	// some: "GenuineIntel", "AuthenticAMD", "Shanghai", …; on arm64 the
+	// implementer that klauspost/cpuid names, or "".
 	Vendor string
 	// Family and Model are the display family and model, base and extended
 	// fields combined (Intel Skylake is family 6 model 0x5E, AMD Zen 5
@@ -77,11 +78,11 @@ func readGDS() string {
 	return strings.TrimSpace(line)
 }
 
-// cpuidFacts returns the facts that CPUID gives, without GDS.
-func cpuidFacts() Facts {
-	c := &cpuid.CPU
+// cpuidFacts returns the facts that klauspost/cpuid's answers c give,
+// without GDS. The vendor is trimmed: Zhaoxin's is "  Shanghai  ".
+func cpuidFacts(c *cpuid.CPUInfo) Facts {
 	return Facts{
-		Vendor:     c.VendorString,
+		Vendor:     strings.TrimSpace(c.VendorString),
 		Family:     c.Family,
 		Model:      c.Model,
 		AVX2:       c.Supports(cpuid.AVX2),
@@ -106,7 +107,7 @@ func cpuidFacts() Facts {
 // HostFacts returns the facts of the CPU this process runs on, computed
 // once.
 var HostFacts = sync.OnceValue(func() Facts {
-	f := osFacts(cpuidFacts(), runtime.GOOS, osRelease())
+	f := osFacts(cpuidFacts(&cpuid.CPU), runtime.GOOS, osRelease())
 	f.GDS = readGDS()
 	return withGODEBUG(f, os.Getenv("GODEBUG"))
 })

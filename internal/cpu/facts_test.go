@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/klauspost/cpuid/v2"
 )
 
 // TestOSFactsDarwin checks that no choice takes an AVX-512 kernel on a Mac
@@ -175,5 +177,40 @@ func TestHostGODEBUG(t *testing.T) {
 	}
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestHostGODEBUG") {
 		t.Errorf("child with GODEBUG=cpu.all=off: %v\n%s", err, out)
+	}
+}
+
+// TestCPUIDFacts checks how klauspost/cpuid's answers become facts: each
+// feature its own, the operating system's ymm and zmm support from the
+// flags that klauspost/cpuid sets only with it (AVX and AVX512F), and the
+// vendor without the spaces that pad Zhaoxin's.
+func TestCPUIDFacts(t *testing.T) {
+	zhaoxin := cpuid.CPUInfo{VendorString: "  Shanghai  ", Family: 7, Model: 0x3B, BrandName: " ZHAOXIN KaiXian KX-U6780A@2.7GHz "}
+	zhaoxin.Enable(cpuid.AVX, cpuid.AVX2, cpuid.SSSE3, cpuid.CLMUL)
+	f := cpuidFacts(&zhaoxin)
+	want := Facts{Vendor: "Shanghai", Family: 7, Model: 0x3B, AVX2: true, OSYMM: true, SSSE3: true, CLMUL: true, Brand: "ZHAOXIN KaiXian KX-U6780A@2.7GHz"}
+	if f != want {
+		t.Errorf("Zhaoxin: %+v, want %+v", f, want)
+	}
+	if name, reason := blockPolicy(f); name != "avx2-gather" || !strings.HasPrefix(reason, "Shanghai family 0x7 model 0x3b ") {
+		t.Errorf("Zhaoxin: %s (%s)", name, reason)
+	}
+
+	// AVX2 without AVX, which klauspost/cpuid never reports (it sets AVX
+	// only where XCR0 enables the ymm registers, and AVX2 only with AVX):
+	// no AVX2 kernel runs all the same.
+	noYMM := cpuid.CPUInfo{VendorString: "GenuineIntel", Family: 6, Model: 0x5E}
+	noYMM.Enable(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2)
+	if f := cpuidFacts(&noYMM); f.OSYMM || !f.AVX2 || supports(f, Block, "avx2-ct") {
+		t.Errorf("AVX2 without AVX: %v, avx2-ct supported %v", f.Features(), supports(f, Block, "avx2-ct"))
+	}
+
+	every := cpuid.CPUInfo{}
+	every.Enable(cpuid.AVX, cpuid.AVX2, cpuid.BMI1, cpuid.BMI2, cpuid.SSSE3, cpuid.CLMUL, cpuid.VPCLMULQDQ,
+		cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VBMI, cpuid.GFNI, cpuid.ASIMD, cpuid.PMULL)
+	want = Facts{AVX2: true, OSYMM: true, BMI1: true, BMI2: true, SSSE3: true, CLMUL: true, VPCLMULQDQ: true,
+		AVX512F: true, AVX512BW: true, AVX512VL: true, AVX512VBMI: true, GFNI: true, OSZMM: true, ASIMD: true, PMULL: true}
+	if got := cpuidFacts(&every); got != want {
+		t.Errorf("every feature: %v, want %v", got.Features(), want.Features())
 	}
 }
