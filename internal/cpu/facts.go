@@ -11,9 +11,11 @@ import (
 )
 
 // Facts are what the choices know of a processor: the answers of CPUID, as
-// github.com/klauspost/cpuid/v2 reports them, and the operating system's
-// word on Gather Data Sampling. A plain struct, so that every choice can be
-// tested on any machine with the facts of any CPU.
+// github.com/klauspost/cpuid/v2 reports them, less the features that the
+// operating system does not keep safe (osFacts) or that GODEBUG's cpu.*
+// options turn off (withGODEBUG), and the operating system's word on
+// Gather Data Sampling. A plain struct, so that every choice can be tested
+// on any machine with the facts of any CPU.
 type Facts struct {
 	// Vendor is the CPUID vendor string without the spaces that pad
 	// some: "GenuineIntel", "AuthenticAMD", "Shanghai", …; on arm64 the

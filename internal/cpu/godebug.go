@@ -3,15 +3,14 @@ package cpu
 import "strings"
 
 // godebugOptions are the cpu.* options of the GODEBUG environment variable
-// that the facts honour, as Go's own crypto honours them through
-// internal/cpu and x/crypto through golang.org/x/sys/cpu: the names either
-// gives a feature that a kernel of this module uses, and the facts that
-// each turns off. Both packages' names count, so that one GODEBUG setting
-// keeps the Go runtime, the standard library, x/crypto and this module off
-// a feature that the hardware, a hypervisor or an emulator gets wrong
-// (TWOFISH_IMPL pins only the block kernels, never GHASH, OCB's offsets or
-// the key schedule). Turning a feature off can only narrow the choices:
-// "on" restores what the CPU reports, never more.
+// that the facts honour, with the facts that each turns off: every name
+// that Go's internal/cpu (which Go's runtime and crypto packages follow) or
+// golang.org/x/sys/cpu (which x/crypto follows) gives a feature that a
+// kernel of this module uses. So one GODEBUG setting keeps all of them off
+// a feature that the hardware, a hypervisor or an emulator gets wrong;
+// TWOFISH_IMPL pins only the block kernels, never GHASH, OCB's offsets or
+// the key schedule. An option can only narrow the choices: "on" restores
+// what the CPU reports, never more.
 //
 // "avx" turns off every VEX- or EVEX-encoded kernel, as each needs AVX,
 // and "avx512f" every AVX-512 one. Options that name no feature of the

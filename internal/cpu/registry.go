@@ -1,11 +1,11 @@
 // Package cpu is the one place that decides what runs on this processor.
-// From the facts of a CPU alone (CPUID, through klauspost/cpuid, less
-// what the operating system does not run safely and what GODEBUG's cpu.*
-// options turn off, and Linux's Gather Data Sampling status) it makes
-// every CPU-dependent choice
-// of the module: the kernels a new Cipher runs for each shape of work (long
-// runs, short runs, single blocks), the constant-time one, the body of the
-// 1-way kernels, GHASH's kernel and OCB's offset passes. Decide
+// From the facts of a CPU alone (CPUID, through klauspost/cpuid, less what
+// the operating system does not keep safe and what GODEBUG's cpu.* options
+// turn off, and Linux's Gather Data Sampling status) it makes every
+// CPU-dependent choice of the module: the kernels a new Cipher runs for
+// each shape of work (long runs, short runs, single blocks), the
+// constant-time one, the body of the 1-way kernels, GHASH's kernel, OCB's
+// offset passes and the key schedule. Decide
 // is a pure function, so each rule is tested on the facts of any CPU; Host
 // applies it to this machine once per process, with the TWOFISH_IMPL
 // override. The packages that hold the code (internal/kernel,
