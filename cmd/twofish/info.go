@@ -18,12 +18,14 @@ import (
 type infoJSON struct {
 	CPU string `json:"cpu"`
 	// What the CPU policy sees: the CPUID vendor, family and model (hex,
-	// as libgcrypt prints them), the features it weighs, and the Linux
+	// as libgcrypt prints them), the features it weighs, less those that
+	// the cpu.* options of GODEBUG given in GODEBUG turn off, and the Linux
 	// Gather Data Sampling status ("" where the OS gives none).
 	Vendor          string     `json:"vendor"`
 	Family          string     `json:"family"`
 	Model           string     `json:"model"`
 	Features        []string   `json:"features"`
+	GODEBUG         string     `json:"godebug"`
 	GDS             string     `json:"gather_data_sampling"`
 	Go              string     `json:"go"`
 	GOOS            string     `json:"goos"`
@@ -98,7 +100,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		info := infoJSON{
 			CPU: cpuName(), Vendor: f.Vendor, Family: hexNumber(f.Family), Model: hexNumber(f.Model),
-			Features: f.Features(), GDS: f.GDS,
+			Features: f.Features(), GODEBUG: f.GODEBUG, GDS: f.GDS,
 			Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		}
 		if info.Features == nil {
@@ -128,7 +130,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "cpu: %s\n", cpuName())
 	fmt.Fprintf(stdout, "vendor: %s, %s\n", orNone(f.Vendor), f.FamilyModel())
-	fmt.Fprintf(stdout, "features: %s\n", orNone(strings.Join(f.Features(), " ")))
+	fmt.Fprintf(stdout, "features: %s\n", features(f))
 	fmt.Fprintf(stdout, "gather data sampling: %s\n", orNone(f.GDS))
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -199,6 +201,16 @@ func choices() string {
 		fmt.Fprintf(&b, "%s: %s (of %s): %s\n", c.Part, c.Name, strings.Join(opts, " "), c.Reason)
 	}
 	return b.String()
+}
+
+// features lists the features the policy weighs, and the GODEBUG options
+// that turned others off: "AVX2 OSYMM (GODEBUG cpu.avx512f=off)".
+func features(f cpu.Facts) string {
+	s := orNone(strings.Join(f.Features(), " "))
+	if f.GODEBUG != "" {
+		s += " (GODEBUG " + f.GODEBUG + ")"
+	}
+	return s
 }
 
 // hexNumber formats a family or model number as libgcrypt prints it: "0x1a".

@@ -36,6 +36,9 @@ func TestInfo(t *testing.T) {
 	if features == "" {
 		features = "none"
 	}
+	if f.GODEBUG != "" {
+		features += " (GODEBUG " + f.GODEBUG + ")"
+	}
 	gds := f.GDS
 	if gds == "" {
 		gds = "none"
@@ -107,7 +110,7 @@ func TestInfoJSONCPU(t *testing.T) {
 	}
 	f := cpu.HostFacts()
 	if got.Vendor != f.Vendor || got.Family != hexNumber(f.Family) || got.Model != hexNumber(f.Model) ||
-		got.GDS != f.GDS || !slices.Equal(got.Features, f.Features()) && len(f.Features()) > 0 {
+		got.GDS != f.GDS || got.GODEBUG != f.GODEBUG || !slices.Equal(got.Features, f.Features()) && len(f.Features()) > 0 {
 		t.Errorf("got vendor %q family %q model %q features %q GDS %q, want %+v, %q", got.Vendor, got.Family, got.Model, got.Features, got.GDS, f, f.Features())
 	}
 	if got.Features == nil {

@@ -11,12 +11,15 @@ import (
 )
 
 // Facts are what the choices know of a processor: the answers of CPUID, as
-// github.com/klauspost/cpuid/v2 reports them, and the operating system's
-// word on Gather Data Sampling. A plain struct, so that every choice can be
-// tested on any machine with the facts of any CPU.
+// github.com/klauspost/cpuid/v2 reports them, less the features that the
+// operating system does not keep safe (osFacts) or that GODEBUG's cpu.*
+// options turn off (withGODEBUG), and the operating system's word on
+// Gather Data Sampling. A plain struct, so that every choice can be tested
+// on any machine with the facts of any CPU.
 type Facts struct {
-	// Vendor is the CPUID vendor string: "GenuineIntel", "AuthenticAMD", …;
-	// "" where there is none (not x86).
+	// Vendor is the CPUID vendor string without the spaces that pad
+	// some: "GenuineIntel", "AuthenticAMD", "Shanghai", …; on arm64 the
+	// implementer that klauspost/cpuid names, or "".
 	Vendor string
 	// Family and Model are the display family and model, base and extended
 	// fields combined (Intel Skylake is family 6 model 0x5E, AMD Zen 5
@@ -36,8 +39,10 @@ type Facts struct {
 	// (Zen 4 was the first AMD core with AVX-512).
 	AVX512F, AVX512BW, AVX512VL, AVX512VBMI, GFNI bool
 	// OSZMM is whether the operating system saves the zmm and mask
-	// registers (XCR0 bits 5 to 7). klauspost/cpuid reports the AVX-512
-	// flags only when it does; the rules check both, as for OSYMM.
+	// registers (XCR0 bits 5 to 7; on macOS, which enables them on first
+	// use, the commpage's word) and keeps them intact across signals
+	// (osFacts). klauspost/cpuid reports the AVX-512 flags only when XCR0
+	// or the commpage says so; the rules check both, as for OSYMM.
 	OSZMM bool
 	// ASIMD (Advanced SIMD, NEON) and PMULL (the 64-bit polynomial
 	// multiplications PMULL and PMULL2 of the ARMv8 Crypto Extensions) are
@@ -52,6 +57,11 @@ type Facts struct {
 	GDS string
 	// Brand is the processor's brand string, for reports only.
 	Brand string
+	// GODEBUG is the cpu.* options of the GODEBUG environment variable
+	// that name a feature of the kernels, as given ("cpu.avx512f=off"),
+	// or "": the features they turn off are off in these facts, which are
+	// what the choices may use, not only what the CPU has (withGODEBUG).
+	GODEBUG string
 }
 
 // gdsFile is where Linux reports Gather Data Sampling ("Downfall").
@@ -70,11 +80,11 @@ func readGDS() string {
 	return strings.TrimSpace(line)
 }
 
-// cpuidFacts returns the facts that CPUID gives, without GDS.
-func cpuidFacts() Facts {
-	c := &cpuid.CPU
+// cpuidFacts returns the facts that klauspost/cpuid's answers c give,
+// without GDS. The vendor is trimmed: Zhaoxin's is "  Shanghai  ".
+func cpuidFacts(c *cpuid.CPUInfo) Facts {
 	return Facts{
-		Vendor:     c.VendorString,
+		Vendor:     strings.TrimSpace(c.VendorString),
 		Family:     c.Family,
 		Model:      c.Model,
 		AVX2:       c.Supports(cpuid.AVX2),
@@ -99,10 +109,50 @@ func cpuidFacts() Facts {
 // HostFacts returns the facts of the CPU this process runs on, computed
 // once.
 var HostFacts = sync.OnceValue(func() Facts {
-	f := cpuidFacts()
+	f := osFacts(cpuidFacts(&cpuid.CPU), runtime.GOOS, osRelease())
 	f.GDS = readGDS()
-	return f
+	return withGODEBUG(f, os.Getenv("GODEBUG"))
 })
+
+// osFacts returns f with the AVX-512 facts off where the operating system
+// goos, at kernel release (Darwin's kern.osrelease, "21.3.0"; ignored
+// elsewhere), does not keep the AVX-512 state intact. Darwin from 19.6.0 to
+// 21.2.0 (macOS 10.15.6 to 12.1) corrupts the mask registers K0-K7 on
+// return from a signal handler, and Go's runtime signals its threads to
+// preempt them, so an AVX-512 kernel there could compute a wrong result
+// without any fault; klauspost/cpuid trusts the commpage on every Darwin
+// version. Like golang.org/x/sys/cpu (darwinSupportsAVX512), only 21.3.0
+// and later, where the fix is confirmed, count; VEX-encoded GFNI and
+// VPCLMULQDQ, which use no mask registers, stay.
+func osFacts(f Facts, goos, release string) Facts {
+	if goos == "darwin" && !releaseAtLeast(release, 21, 3, 0) {
+		f.AVX512F, f.AVX512BW, f.AVX512VL, f.AVX512VBMI, f.OSZMM = false, false, false, false, false
+	}
+	return f
+}
+
+// releaseAtLeast reports whether a kernel release "major.minor.patch"
+// (decimal digits only) is at least the one given; any other form is not.
+func releaseAtLeast(release string, major, minor, patch int) bool {
+	parts := strings.Split(release, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	var v [3]int
+	for i, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" || len(p) > 9 {
+			return false
+		}
+		v[i], _ = strconv.Atoi(p)
+	}
+	if v[0] != major {
+		return v[0] > major
+	}
+	if v[1] != minor {
+		return v[1] > minor
+	}
+	return v[2] >= patch
+}
 
 // Features lists the facts that are true, by name ("BMI1", "AVX2", "OSYMM",
 // "AVX512F", …, "ASIMD", "PMULL"), in a fixed order.

@@ -122,19 +122,23 @@ func amdPolicy(f Facts) (name, reason string) {
 	return "avx2-gather", cpu + ": the manual gather, since VPGATHERDD is slow on AMD before Zen 4 and slower than the manual gather after"
 }
 
-// amdGeneration names the Zen generation of an AMD CPU, or "" if it is
-// not one of the Zen cores this policy knows.
+// amdGeneration names the Zen generation of an AMD CPU from its family and
+// model, as Linux's arch/x86/kernel/cpu/amd.c does, or "" if it is not one
+// of the Zen cores this policy knows. The model, not a feature, tells Zen
+// 3 from Zen 4: a hypervisor or GODEBUG may hide Zen 4's AVX-512, and
+// family 0x1A holds Zen 6 beside Zen 5.
 func amdGeneration(f Facts) string {
+	m := f.Model
 	switch {
-	case f.Family == 0x17 && f.Model < 0x30:
+	case f.Family == 0x17 && m < 0x30:
 		return "Zen 1" // Zen and Zen+
 	case f.Family == 0x17:
 		return "Zen 2"
-	case f.Family == 0x19 && f.AVX512F:
-		return "Zen 4" // Zen 4 is the first AMD core with AVX-512
-	case f.Family == 0x19:
+	case f.Family == 0x19 && (m <= 0x0F || m >= 0x20 && m <= 0x5F):
 		return "Zen 3"
-	case f.Family == 0x1A:
+	case f.Family == 0x19 && (m >= 0x10 && m <= 0x1F || m >= 0x60 && m <= 0xAF):
+		return "Zen 4"
+	case f.Family == 0x1A && (m <= 0x2F || m >= 0x40 && m <= 0x4F || m >= 0x60 && m <= 0x7F):
 		return "Zen 5"
 	}
 	return ""

@@ -114,6 +114,50 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
+// TestAMDGeneration checks the Zen generation that the reasons name, from
+// the family and model alone: a Zen 4 whose AVX-512 a hypervisor hides is
+// still Zen 4, and a family 0x1A model that is no Zen 5 is not called one.
+func TestAMDGeneration(t *testing.T) {
+	for _, tc := range []struct {
+		family, model int
+		avx512        bool
+		want          string
+	}{
+		{0x17, 0x01, false, "Zen 1"}, // Naples, Summit Ridge
+		{0x17, 0x08, false, "Zen 1"}, // Pinnacle Ridge (Zen+)
+		{0x17, 0x31, false, "Zen 2"}, // Rome
+		{0x17, 0x71, false, "Zen 2"}, // Matisse
+		{0x19, 0x01, false, "Zen 3"}, // Milan
+		{0x19, 0x21, false, "Zen 3"}, // Vermeer
+		{0x19, 0x50, false, "Zen 3"}, // Cezanne
+		{0x19, 0x11, true, "Zen 4"},  // Genoa
+		{0x19, 0x11, false, "Zen 4"}, // Genoa, AVX-512 hidden
+		{0x19, 0x61, false, "Zen 4"}, // Raphael, AVX-512 hidden
+		{0x19, 0xA0, true, "Zen 4"},  // Bergamo
+		{0x19, 0xB0, false, ""},
+		{0x1A, 0x02, true, "Zen 5"}, // Turin
+		{0x1A, 0x11, true, "Zen 5"}, // Turin dense
+		{0x1A, 0x44, true, "Zen 5"}, // Granite Ridge
+		{0x1A, 0x24, true, "Zen 5"}, // Strix Point
+		{0x1A, 0x70, true, "Zen 5"}, // Strix Halo
+		{0x1A, 0x50, true, ""},      // Zen 6
+		{0x1A, 0x90, true, ""},      // Zen 6
+		{0x18, 0x01, false, ""},     // Hygon's family, were it AMD's
+		{0x15, 0x60, false, ""},     // Excavator
+	} {
+		f := with(amdAVX2, func(f *Facts) { f.Family, f.Model = tc.family, tc.model })
+		if tc.avx512 {
+			avx512(&f)
+		}
+		if got := amdGeneration(f); got != tc.want {
+			t.Errorf("family 0x%x model 0x%x, AVX-512 %v: %q, want %q", tc.family, tc.model, tc.avx512, got, tc.want)
+		}
+		if _, reason := amdPolicy(f); tc.want != "" && !strings.Contains(reason, "("+tc.want+")") {
+			t.Errorf("family 0x%x model 0x%x: reason %q does not name %s", tc.family, tc.model, reason, tc.want)
+		}
+	}
+}
+
 // TestPolicyMonotone checks properties that hold for every CPU: without
 // AVX2 and OS support for the ymm registers the policy never picks an AVX2
 // kernel, and it picks avx2-vpgather only where VPGATHERDD is known fast.
@@ -293,6 +337,18 @@ func TestOverride(t *testing.T) {
 	auto := Decide(f)
 	if got := override(auto, "", false); !reflect.DeepEqual(got, auto) {
 		t.Errorf("unset TWOFISH_IMPL changed the choice to %+v", got.Block)
+	}
+	// TWOFISH_IMPL= in a shell clears the variable's value; it must not
+	// count as a name that is ignored.
+	if got := override(auto, "", true); !reflect.DeepEqual(got, auto) {
+		t.Errorf("empty TWOFISH_IMPL changed the choice to %+v", got.Block)
+	}
+	// Names are exact: no case folding, no trimming, so what runs is what
+	// Implementations lists.
+	for _, env := range []string{"AVX2-CT", " generic", "generic ", "generic,avx2-ct", "auto"} {
+		if got := override(auto, env, true).Block; got.Name != auto.Block.Name || !strings.Contains(got.Reason, "TWOFISH_IMPL ignored: twofish: unknown implementation") {
+			t.Errorf("TWOFISH_IMPL=%q: %s (%s)", env, got.Name, got.Reason)
+		}
 	}
 	pinned := override(auto, "generic", true)
 	for _, got := range []Choice{pinned.Block, pinned.Short, pinned.Single} {

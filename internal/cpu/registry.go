@@ -1,9 +1,11 @@
 // Package cpu is the one place that decides what runs on this processor.
-// From the facts of a CPU alone (CPUID, through klauspost/cpuid, and
-// Linux's Gather Data Sampling status) it makes every CPU-dependent choice
-// of the module: the kernels a new Cipher runs for each shape of work (long
-// runs, short runs, single blocks), the constant-time one, the body of the
-// 1-way kernels, GHASH's kernel and OCB's offset passes. Decide
+// From the facts of a CPU alone (CPUID, through klauspost/cpuid, less what
+// the operating system does not keep safe and what GODEBUG's cpu.* options
+// turn off, and Linux's Gather Data Sampling status) it makes every
+// CPU-dependent choice of the module: the kernels a new Cipher runs for
+// each shape of work (long runs, short runs, single blocks), the
+// constant-time one, the body of the 1-way kernels, GHASH's kernel, OCB's
+// offset passes and the key schedule. Decide
 // is a pure function, so each rule is tested on the facts of any CPU; Host
 // applies it to this machine once per process, with the TWOFISH_IMPL
 // override. The packages that hold the code (internal/kernel,
@@ -162,19 +164,21 @@ func supports(f Facts, part, name string) bool {
 // Host returns the choices for this machine, made once per process. The
 // TWOFISH_IMPL environment variable, if set to an implementation of the
 // block part that this CPU runs, pins every shape to that kernel and the
-// narrower ones of its family, as NewCipherImpl does; otherwise the reason
-// says that it was ignored, and why.
+// narrower ones of its family, as NewCipherImpl does; if set to anything
+// else but the empty string, which counts as unset (TWOFISH_IMPL= clears
+// it in a shell, as GOFLAGS= does), the reason says that it was ignored,
+// and why.
 var Host = sync.OnceValue(func() Choices {
 	env, set := os.LookupEnv("TWOFISH_IMPL")
 	return override(Decide(HostFacts()), env, set)
 })
 
-// override applies a TWOFISH_IMPL value env, if set, to the choices of
-// every shape: the short runs and single blocks name env too, whose ladder
-// serves them (internal/kernel takes its narrowest kernel for single
-// blocks).
+// override applies a TWOFISH_IMPL value env, if set and not empty, to the
+// choices of every shape: the short runs and single blocks name env too,
+// whose ladder serves them (internal/kernel takes its narrowest kernel for
+// single blocks).
 func override(c Choices, env string, set bool) Choices {
-	if !set {
+	if !set || env == "" {
 		return c
 	}
 	if err := c.Block.Check(env); err != nil {
