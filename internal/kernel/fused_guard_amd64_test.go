@@ -9,12 +9,12 @@ import (
 	"github.com/twofish-go/twofish/internal/guardpage"
 )
 
-// TestFusedGuardPages runs the fused CTR, CBC decryption and XTS kernels
-// over buffers that touch an inaccessible page on either side, for zero,
-// one and two groups (CTR and CBC take nothing else), and for XTS also
-// runs that end in a padded group: a kernel that reads or writes one byte
-// outside the blocks it is given (the CBC kernel reads the block before
-// each group but the first) crashes the test.
+// TestFusedGuardPages runs the fused CTR, CBC and CFB decryption and XTS
+// kernels over buffers that touch an inaccessible page on either side, for
+// zero, one and two groups (CTR, CBC and CFB take nothing else), and for
+// XTS also runs that end in a padded group: a kernel that reads or writes
+// one byte outside the blocks it is given (the CBC and CFB kernels read the
+// block before each group but the first) crashes the test.
 func TestFusedGuardPages(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		const maxGroups = 2
@@ -53,6 +53,11 @@ func TestFusedGuardPages(t *testing.T) {
 					c.CBCDecryptGroups(place.dst, place.dst, &iv)
 					if !bytes.Equal(place.dst, want) {
 						t.Fatalf("%d blocks, %s: CBC decryption differs from CBC in Go", n, place.name)
+					}
+					cfbDecryptRef(ref, want, place.dst, iv)
+					c.CFBDecryptGroups(place.dst, place.dst, &iv)
+					if !bytes.Equal(place.dst, want) {
+						t.Fatalf("%d blocks, %s: CFB decryption differs from CFB in Go", n, place.name)
 					}
 				} else {
 					copy(place.dst, place.src)

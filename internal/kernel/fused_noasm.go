@@ -13,6 +13,10 @@ func (c *Cipher) CTRGroups([]byte, []byte, *[2]uint64) int { return 0 }
 // ciphertext blocks itself: it does nothing and returns 0.
 func (c *Cipher) CBCDecryptGroups([]byte, []byte, *[BlockSize]byte) int { return 0 }
 
+// CFBDecryptGroups reports that no kernel of this build XORs in CFB's
+// ciphertext blocks itself: it does nothing and returns 0.
+func (c *Cipher) CFBDecryptGroups([]byte, []byte, *[BlockSize]byte) int { return 0 }
+
 // XTSGroups reports that no kernel of this build makes XTS's tweaks
 // itself: it does nothing and returns 0.
 func (c *Cipher) XTSGroups([]byte, []byte, *[2]uint64, bool) int { return 0 }

@@ -56,6 +56,14 @@ func encryptCTR64AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
 //go:noescape
 func decryptCBC64AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
 
+// decryptCFB64AVX512 is CFB's decryption of n groups of 64 blocks: each
+// block's ciphertext XORed with the encryption of the ciphertext block
+// before it, *iv before the first; dst may be src. It leaves the last
+// ciphertext block in *iv. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptCFB64AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
 // encryptXTS64AVX512 is XTS's encryption of n groups of 64 blocks: block i
 // is whitened before and after the block cipher with the tweak T·x^i in
 // GF(2^128), T the 128-bit little-endian integer tweak[1]<<64 | tweak[0]
@@ -182,6 +190,9 @@ func encryptCTR64AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
 
 //go:noescape
 func decryptCBC64AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+//go:noescape
+func decryptCFB64AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
 
 //go:noescape
 func encryptXTS64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)

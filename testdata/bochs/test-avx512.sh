@@ -5,9 +5,9 @@
 # binary of internal/kernel statically and runs, inside Bochs 2.7 (cpu
 # model tigerlake), the known-answer tests, a prefix of the Monte Carlo
 # tests (-short), the differential test against generic, the single-block
-# entry points, the guard-page tests and the fused CTR, CBC, XTS and OCB
-# kernels against the modes in Go (trimmed by -short), all for avx512-vbmi
-# alone, and the
+# entry points, the guard-page tests and the fused CTR, CBC, CFB, XTS and
+# OCB kernels against the modes in Go (trimmed by -short), all for
+# avx512-vbmi alone, and the
 # plan that the policy makes for AVX-512 CPUs (avx512-vbmi for long runs,
 # the table kernels for short runs and single blocks, their tables built
 # on use by tablesFromSlicedAVX512), with
