@@ -2,6 +2,7 @@ package twofish
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"sync"
 	"testing"
@@ -134,5 +135,112 @@ func TestConcurrentFirstUse(t *testing.T) {
 		for err := range errs {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestConcurrentAEAD shares one AEAD of each mode between goroutines that
+// seal and open at once, with nonces that share their block but for the
+// last six bits in pairs and differ above them otherwise, so that OCB's
+// cache of the last nonce block and its encryption (ktopCache) is read,
+// missed and rewritten by several goroutines at once. Each result is
+// checked against one computed beforehand: a torn read of the cache would
+// give a message another nonce's offsets (TestKtopCacheConcurrent drives
+// the cache alone, harder). Run it under -race.
+func TestConcurrentAEAD(t *testing.T) {
+	r := testRand(t)
+	key := randBytes(r, 32)
+	const goroutines, nonces = 8, 16
+	rounds := 200
+	if !exhaustive() {
+		rounds = 40
+	}
+	for _, m := range aeadModes {
+		t.Run(m.name, func(t *testing.T) {
+			c, err := NewCipher(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := mustAEAD(t, m, c, 12, 16)
+			pt, ad := randBytes(r, 3*BlockSize+5), randBytes(r, 7)
+			nonce := func(i int) []byte {
+				n := make([]byte, 12)
+				n[5] = byte(i / 2)  // above the last six bits: a new nonce block
+				n[11] = byte(i % 2) // in them: the same block as its pair
+				return n
+			}
+			want := make([][]byte, nonces)
+			for i := range want {
+				want[i] = a.Seal(nil, nonce(i), pt, ad)
+			}
+			var wg sync.WaitGroup
+			errs := make(chan error, goroutines)
+			for g := range goroutines {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for k := range rounds {
+						i := (g*5 + k*3) % nonces
+						if got := a.Seal(nil, nonce(i), pt, ad); !bytes.Equal(got, want[i]) {
+							errs <- fmt.Errorf("goroutine %d: Seal with nonce %d differs", g, i)
+							return
+						}
+						if got, err := a.Open(nil, nonce(i), want[i], ad); err != nil || !bytes.Equal(got, pt) {
+							errs <- fmt.Errorf("goroutine %d: Open with nonce %d failed: %v", g, i, err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestKtopCacheConcurrent has goroutines put and get nonce blocks and
+// their Ktop in one ktopCache as fast as they can, each Ktop a function of
+// its block, and checks that every hit returns the Ktop of the block asked
+// for: the cache's sequence count must keep a reader from using words that
+// a writer was storing meanwhile.
+func TestKtopCacheConcurrent(t *testing.T) {
+	var c ktopCache
+	ktop := func(i uint64) fe { return fe{i * 0x9E3779B97F4A7C15, ^i} }
+	block := func(i uint64) *[BlockSize]byte {
+		var n [BlockSize]byte
+		binary.BigEndian.PutUint64(n[:8], i|1<<63) // never zero
+		binary.BigEndian.PutUint64(n[8:], i*3)
+		return &n
+	}
+	const goroutines, blocks = 4, 4
+	iterations := 20000
+	if exhaustive() {
+		iterations = 1000000
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines)
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range iterations {
+				i := uint64(g+k) % blocks
+				if g%2 == 0 {
+					c.put(block(i), ktop(i))
+					continue
+				}
+				if got, ok := c.get(block(i)); ok && got != ktop(i) {
+					errs <- fmt.Errorf("goroutine %d: block %d hit with Ktop %x, want %x", g, i, got, ktop(i))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }

@@ -113,3 +113,62 @@ func TestDefaultCiphers(t *testing.T) {
 		}
 	}
 }
+
+// TestOneMessageLeavesTablesOut checks NewCipher's promise where its
+// Ciphers build the tables of their table kernels on use: a new key for
+// one message of GCM, CTR or XTS, of any length, or of OCB with up to 32
+// bytes of associated data, does not build them. (Longer associated data
+// can: with OCB's setup blocks and the short runs at the end of the
+// message, short runs of it pass what building the tables costs.)
+func TestOneMessageLeavesTablesOut(t *testing.T) {
+	r := testRand(t)
+	key := randBytes(r, 32)
+	if c, _ := NewCipher(key); !tablesLeftOut(c) {
+		t.Skipf("NewCipher builds its tables with the key here (%s)", c.Implementation())
+	}
+	step := 7
+	if exhaustive() {
+		step = 1
+	}
+	newCipher := func() *Cipher { c, _ := NewCipher(key); return c }
+	for n := 0; n <= 2*ocbBatch+3*BlockSize; n += step {
+		msg := randBytes(r, n)
+		nonce := randBytes(r, 12)
+		for _, m := range aeadModes[:2] { // GCM, OCB
+			ad := randBytes(r, r.IntN(33))
+			if m.name == "GCM" {
+				ad = randBytes(r, r.IntN(300))
+			}
+			c := newCipher()
+			sealed := mustAEAD(t, m, c, 12, 16).Seal(nil, nonce, msg, ad)
+			if !tablesLeftOut(c) {
+				t.Fatalf("%s Seal of %d bytes, %d of associated data, built the tables", m.name, n, len(ad))
+			}
+			c = newCipher()
+			if _, err := mustAEAD(t, m, c, 12, 16).Open(nil, nonce, sealed, ad); err != nil {
+				t.Fatal(err)
+			}
+			if !tablesLeftOut(c) {
+				t.Fatalf("%s Open of %d bytes, %d of associated data, built the tables", m.name, n, len(ad))
+			}
+		}
+		c := newCipher()
+		NewCTR(c, randBytes(r, BlockSize)).XORKeyStream(msg, msg)
+		if !tablesLeftOut(c) {
+			t.Fatalf("CTR of %d bytes built the tables", n)
+		}
+		if n >= BlockSize {
+			for _, decrypt := range []bool{false, true} {
+				x, _ := NewXTS(append(key, key...))
+				if decrypt {
+					x.Decrypt(msg, msg, 1)
+				} else {
+					x.Encrypt(msg, msg, 1)
+				}
+				if !tablesLeftOut(x.tweak) || !tablesLeftOut(x.data) {
+					t.Fatalf("XTS of %d bytes (decrypt %v) built the tables", n, decrypt)
+				}
+			}
+		}
+	}
+}

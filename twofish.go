@@ -38,8 +38,10 @@ type Cipher struct {
 // once the long runs' kernel has done about as much of their work as
 // building them costs (the blocks of a mode's setup, as GCM's hash key,
 // and short runs). So a new key costs what NewCipherConstantTime's does,
-// and a key for one GCM, OCB, CTR or XTS message never pays for the tables
-// (4,096 bytes).
+// and a key for one GCM, CTR or XTS message never pays for the tables
+// (4,096 bytes), nor one for an OCB message with up to 32 bytes of
+// associated data (with more, its short runs and OCB's setup blocks can
+// add up to what building them costs).
 func NewCipher(key []byte) (*Cipher, error) {
 	return newCipher(key, kernel.Auto())
 }

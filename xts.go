@@ -92,7 +92,11 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	var t tweak
 	var tb [BlockSize]byte
 	binary.LittleEndian.PutUint64(tb[:], sectorNum)
-	x.tweak.Encrypt(tb[:], tb[:])
+	// The tweak is a block of the mode's setup, one a sector: a new key
+	// for one sector need not build the tables of the tweak Cipher's
+	// kernel of single blocks (see NewCipher).
+	tc := blocks{c: x.tweak}
+	tc.encryptOnce(tb[:], tb[:])
 	t.lo, t.hi = binary.LittleEndian.Uint64(tb[:]), binary.LittleEndian.Uint64(tb[8:])
 
 	// Whole blocks, less the last one when stealing ciphertext.
@@ -170,7 +174,9 @@ func (x *XTS) batches(dst, src []byte, t *tweak, decrypt bool) {
 	}
 }
 
-// xexBlock encrypts or decrypts one block with tweak t.
+// xexBlock encrypts or decrypts one block with tweak t: a block of
+// ciphertext stealing, one a sector, which like the tweak need not build
+// the tables of the data Cipher's kernel of single blocks.
 func (x *XTS) xexBlock(dst, src []byte, t tweak, decrypt bool) {
 	var tb [BlockSize]byte
 	t.put(tb[:])
@@ -178,7 +184,8 @@ func (x *XTS) xexBlock(dst, src []byte, t tweak, decrypt bool) {
 	if decrypt {
 		x.data.decryptBlocks(dst[:BlockSize], dst[:BlockSize])
 	} else {
-		x.data.Encrypt(dst[:BlockSize], dst[:BlockSize])
+		dc := blocks{c: x.data}
+		dc.encryptOnce(dst[:BlockSize], dst[:BlockSize])
 	}
 	subtle.XORBytes(dst, dst, tb[:])
 }

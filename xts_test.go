@@ -110,3 +110,57 @@ func TestXTSMisuse(t *testing.T) {
 	expectPanic(t, "xts: invalid buffer overlap", func() { x.Decrypt(buf[:33], buf[1:34], 0) })
 	x.Encrypt(buf, buf, 1) // in place is fine
 }
+
+// TestXTSTablesOnUse checks, where NewXTS's Ciphers build the tables of
+// their table kernels on use (see NewCipher), that one sector does not
+// build them: the tweak's encryption, one block a sector, and the stolen
+// block are a mode's setup blocks, which the bulk kernel's ladder does
+// until they have cost what building the tables does. Each sector, new
+// key or not, must still agree with the generic implementation's.
+func TestXTSTablesOnUse(t *testing.T) {
+	r := testRand(t)
+	key := randBytes(r, 64)
+	if x, _ := NewXTS(key); !tablesLeftOut(x.tweak) {
+		t.Skipf("NewXTS's Ciphers build their tables with the key here (%s)", x.data.Implementation())
+	}
+	ref, _ := NewXTSImpl(key, "generic")
+	for _, size := range []int{BlockSize, 512, 520, 4096, 4096 + 15} {
+		src := randBytes(r, size)
+		want, back := make([]byte, size), make([]byte, size)
+		ref.Encrypt(want, src, 7)
+		x, _ := NewXTS(key)
+		got := make([]byte, size)
+		x.Encrypt(got, src, 7)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%d bytes: encryption differs from generic", size)
+		}
+		if !tablesLeftOut(x.tweak) || !tablesLeftOut(x.data) {
+			t.Errorf("%d bytes: encrypting one sector built the tables", size)
+		}
+		x, _ = NewXTS(key)
+		x.Decrypt(back, got, 7)
+		if !bytes.Equal(back, src) {
+			t.Fatalf("%d bytes: decryption differs from generic", size)
+		}
+		if !tablesLeftOut(x.tweak) || !tablesLeftOut(x.data) {
+			t.Errorf("%d bytes: decrypting one sector built the tables", size)
+		}
+		// A key that goes on to more sectors builds them, and agrees.
+		for sector := range uint64(2 * 24) {
+			ref.Encrypt(want, src, sector)
+			if x.Encrypt(got, src, sector); !bytes.Equal(got, want) {
+				t.Fatalf("%d bytes, sector %d: encryption differs from generic", size, sector)
+			}
+		}
+		if tablesLeftOut(x.tweak) {
+			t.Errorf("%d bytes: 48 sectors left the tweak's tables unbuilt", size)
+		}
+	}
+}
+
+// tablesLeftOut reports whether c has yet to build the tables of its
+// kernel of single blocks.
+func tablesLeftOut(c *Cipher) bool {
+	_, _, t := c.k.Single()
+	return t == nil
+}

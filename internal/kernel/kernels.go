@@ -11,9 +11,11 @@ import "github.com/twofish-go/twofish/internal/cpu"
 const BlockSize = 16
 
 // A Kernel is one implementation of the block function. Its methods
-// Encrypt and Decrypt (dispatch_*.go) process len(src)/BlockSize blocks; a
-// ladder passes them a multiple of Blocks unless the kernel is the last
-// (narrowest) of its ladder. They dispatch with a switch rather than
+// encrypt and decrypt (dispatch_*.go) process len(src)/BlockSize blocks,
+// any number: a ladder passes them a multiple of Blocks unless the kernel
+// is the last (narrowest) of its ladder, but a plan's bulk kernel also
+// gets the remainder of a run that it pads to a group (Plan), and
+// EncryptOnce a single block. They dispatch with a switch rather than
 // through function values so that the compiler sees every call, and
 // buffers on the caller's stack do not escape.
 type Kernel struct {

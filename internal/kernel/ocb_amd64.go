@@ -75,10 +75,12 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 // checksum as they load and store the blocks, and reports whether it did:
 // it does if c's bulk kernel has such kernels (avx512-vbmi, avx512-gfni) and the
 // batch has no partial group. Otherwise the caller makes passes of OCBMask
-// around the block cipher.
+// around the block cipher. It declines a batch of more than OCBBatch
+// bytes too: the kernels read a base offset and a fix from offs for each
+// group, and offs has room for no more.
 func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, dec bool) bool {
 	n := len(src) / (OCBGroup * BlockSize)
-	if !c.Fused() || n == 0 || len(src) != n*OCBGroup*BlockSize {
+	if !c.Fused() || n == 0 || len(src) != n*OCBGroup*BlockSize || n > len(offs.Base) {
 		return false
 	}
 	_ = dst[len(src)-1]

@@ -119,3 +119,39 @@ func randomOCBOffsets(r *rand.Rand) (offs OCBOffsets, sum [BlockSize]byte) {
 	copy(sum[:], randBytes(r, BlockSize))
 	return offs, sum
 }
+
+// TestOCBGroupsDecline checks that OCBGroups declines, leaving dst and the
+// checksum alone, what its kernels cannot take: any batch on a Cipher
+// without them, and on one with them a batch with a partial group, or
+// with more groups than OCBOffsets has offsets for, whose offsets the
+// kernels would read from past the end of offs.
+func TestOCBGroupsDecline(t *testing.T) {
+	r := testRand(t)
+	table := randomOCBTable(r)
+	offs, sum0 := randomOCBOffsets(r)
+	group := OCBGroup * BlockSize
+	for _, k := range All() {
+		if !k.Supported {
+			continue
+		}
+		c := newCipher(randBytes(r, 16), k)
+		sizes := []int{OCBBatch + group, 2 * OCBBatch}
+		if c.Fused() {
+			sizes = append(sizes, group-BlockSize, group+BlockSize, OCBBatch-BlockSize)
+		} else {
+			sizes = append(sizes, group, OCBBatch)
+		}
+		for _, size := range sizes {
+			src := randBytes(r, size)
+			for _, dec := range []bool{false, true} {
+				dst, sum := make([]byte, size), sum0
+				if c.OCBGroups(dst, src, table, &offs, &sum, dec) {
+					t.Errorf("%s: OCBGroups took %d blocks (decrypt %v)", k.Name, size/BlockSize, dec)
+				}
+				if !bytes.Equal(dst, make([]byte, size)) || sum != sum0 {
+					t.Errorf("%s: OCBGroups declined %d blocks (decrypt %v) but wrote", k.Name, size/BlockSize, dec)
+				}
+			}
+		}
+	}
+}

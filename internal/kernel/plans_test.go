@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/twofish-go/twofish/internal/cpu"
@@ -223,4 +224,82 @@ func TestTablesOnUse(t *testing.T) {
 			t.Fatalf("WarmSingle did not build the tables")
 		}
 	})
+}
+
+// TestTablesOnUseConcurrent runs checkTablesOnUseConcurrent on the
+// policy's plans that build their tables on use. Run it under -race.
+func TestTablesOnUseConcurrent(t *testing.T) {
+	forEachPlan(t, func(t *testing.T, p Plan) {
+		if p.Single.layout() != tablesLayout || p.Bulk.layout() != slicedLayout {
+			t.Skip("the plan builds its tables with the key")
+		}
+		checkTablesOnUseConcurrent(t, p)
+	})
+}
+
+// checkTablesOnUseConcurrent starts goroutines on each of several new
+// Ciphers of p, a plan that builds its tables on use, at once: some do a
+// mode's setup blocks (EncryptOnce), some short runs, some single blocks
+// as the root package's Encrypt does (Single, then WarmSingle), so that
+// they meet while the warm count passes warmLimit and the tables are
+// built. Every block must agree with generic, and once built the tables
+// must never change: every goroutine that reads them reads the ones the
+// Cipher keeps.
+func checkTablesOnUseConcurrent(t *testing.T, p Plan) {
+	r := testRand(t)
+	const goroutines = 6
+	for range 20 {
+		key := randBytes(r, 32)
+		c, ref := newPlanCipher(p, key), newCipher(key, Generic)
+		run := min(p.From-1, 4)
+		src := randBytes(r, goroutines*16*run*BlockSize)
+		want := make([]byte, len(src))
+		ref.EncryptBlocks(want, src)
+		seen := make([]*Tables, goroutines)
+		errs := make(chan error, goroutines)
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				in := src[g*16*run*BlockSize : (g+1)*16*run*BlockSize]
+				exp := want[g*16*run*BlockSize : (g+1)*16*run*BlockSize]
+				got := make([]byte, len(in))
+				for i := 0; i < len(in); i += run * BlockSize {
+					switch g % 3 {
+					case 0:
+						for j := i; j < i+run*BlockSize; j += BlockSize {
+							if !c.EncryptOnce(got[j:], in[j:]) {
+								c.EncryptBlocks(got[j:j+BlockSize], in[j:j+BlockSize])
+							}
+						}
+					case 1:
+						c.EncryptBlocks(got[i:i+run*BlockSize], in[i:i+run*BlockSize])
+					default:
+						for j := i; j < i+run*BlockSize; j += BlockSize {
+							k, ks, tables := c.Single()
+							if tables == nil {
+								k, ks, tables = c.WarmSingle()
+							}
+							k.encrypt(ks, tables, got[j:j+BlockSize], in[j:j+BlockSize])
+							seen[g] = tables
+						}
+					}
+				}
+				if !bytes.Equal(got, exp) {
+					errs <- fmt.Errorf("goroutine %d: blocks of a new Cipher differ from generic", g)
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		for g, tables := range seen {
+			if tables != nil && tables != c.t.Load() {
+				t.Fatalf("goroutine %d read tables that the Cipher does not keep", g)
+			}
+		}
+	}
 }

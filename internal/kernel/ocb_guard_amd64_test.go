@@ -1,0 +1,69 @@
+//go:build gc && !purego && (linux || darwin)
+
+package kernel
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"unsafe"
+
+	"github.com/twofish-go/twofish/internal/cpu"
+	"github.com/twofish-go/twofish/internal/guardpage"
+)
+
+// TestOCBMaskGuardPages runs each OCBMask implementation this CPU runs,
+// with every op, over blocks flush against a page that faults, after and
+// before them, for every block count of a batch, and with its table,
+// offsets and checksum each flush against one too: an implementation that
+// reads or writes one byte outside them (a vector load of a whole register
+// for the last block or two of a batch, say) crashes the test. The guard
+// tests of the OCB mode reach only the implementation this CPU chose.
+// With -short (under emulation), past two groups only the counts at each
+// group's edges run.
+func TestOCBMaskGuardPages(t *testing.T) {
+	for _, impl := range cpu.Host().OCBMask.Options {
+		t.Run(impl.Name, func(t *testing.T) {
+			if !impl.Supported {
+				t.Skipf("OCBMask %s is not supported on this CPU", impl.Name)
+			}
+			r := testRand(t)
+			a, b := guardpage.New(t, OCBBatch), guardpage.New(t, OCBBatch)
+			for _, atEnd := range []bool{true, false} {
+				table := (*OCBTable)(unsafe.Pointer(&guardpage.Flush(t, int(unsafe.Sizeof(OCBTable{})), atEnd)[0]))
+				*table = *randomOCBTable(r)
+				offs := (*OCBOffsets)(unsafe.Pointer(&guardpage.Flush(t, int(unsafe.Sizeof(OCBOffsets{})), atEnd)[0]))
+				var sum0 [BlockSize]byte
+				*offs, sum0 = randomOCBOffsets(r)
+				sum := (*[BlockSize]byte)(guardpage.Flush(t, BlockSize, atEnd))
+				for n := 1; n <= OCBBatch/BlockSize; n++ {
+					if k := n % OCBGroup; testing.Short() && n > 2*OCBGroup && k > 1 && k < OCBGroup-1 {
+						continue // with -short, past two groups only each group's edges
+					}
+					size := n * BlockSize
+					for _, place := range []struct {
+						name     string
+						src, dst []byte
+					}{
+						{"src at end, dst at start", a.AtEnd(size), b.AtStart(size)},
+						{"src at start, dst at end", a.AtStart(size), b.AtEnd(size)},
+						{"in place at end", a.AtEnd(size), a.AtEnd(size)},
+						{"in place at start", b.AtStart(size), b.AtStart(size)},
+					} {
+						for op := range 3 {
+							copy(place.src, randBytes(r, size))
+							want, wantSum := make([]byte, size), sum0
+							ocbMaskGeneric(want, place.src, table, offs, &wantSum, op)
+							*sum = sum0
+							ocbMaskWith(ocbMaskIndex(impl.Name), place.dst, place.src, table, offs, sum, op)
+							what := fmt.Sprintf("op %d, %d blocks, %s, key material at the end of its page %v", op, n, place.name, atEnd)
+							if !bytes.Equal(place.dst, want) || *sum != wantSum {
+								t.Fatalf("%s: differs from ocbMaskGeneric", what)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
