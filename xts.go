@@ -107,11 +107,11 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	}
 	// The blocks go, where the data Cipher's bulk kernel can, to a kernel
 	// that makes the tweaks and XORs them in itself (all but a short
-	// remainder after the whole groups): XTS of 8 KiB then runs at 0.88x
-	// the speed of ECB, where the batches below ran at 0.55x (Zen 5,
-	// BenchmarkModeVsECB's xECBmin with avx512-vbmi pinned, whose
-	// single-block call encrypts the tweak; the kernels alone run at 0.94x,
-	// BenchmarkFusedGroups).
+	// remainder after the whole groups): XTS of 8 KiB then runs at 0.91x
+	// the speed of ECB with NewXTS, and at 0.88x with avx512-vbmi pinned,
+	// whose single-block call encrypts the tweak, where the batches below
+	// ran at 0.55x (Zen 5, BenchmarkModeVsECB's xECBmin; the kernels alone
+	// run at 0.95x, BenchmarkFusedGroups).
 	tw := [2]uint64{t.lo, t.hi}
 	done := x.data.k.XTSGroups(dst[:bulk], src[:bulk], &tw, decrypt)
 	t.lo, t.hi = tw[0], tw[1]
