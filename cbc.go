@@ -81,10 +81,11 @@ const cbcChunk = 1024
 
 func (x *cbcDecrypter) CryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	// Whole groups of blocks go, where the Cipher's bulk kernel can, to a
-	// kernel that XORs in the ciphertext blocks itself: 0.75x ECB's speed
-	// became 0.99x at 8 KiB (Zen 5, BenchmarkModeVsECB's xECBmin).
-	if x.b.c != nil && len(src) >= fusedBytes {
+	// The blocks go, where the Cipher's bulk kernel can, to a kernel that
+	// XORs in the ciphertext blocks itself (the whole groups, and a padded
+	// rest): 0.75x ECB's speed became 0.99x at 8 KiB (Zen 5,
+	// BenchmarkModeVsECB's xECBmin).
+	if x.b.c != nil && len(src) >= fusedMin {
 		n := x.b.c.k.CBCDecryptGroups(dst, src, &x.iv)
 		dst, src = dst[n:], src[n:]
 		if len(src) == 0 {

@@ -39,13 +39,14 @@ func (s *stream) counters(buf []byte) {
 	s.b.encryptBlocks(buf, buf)
 }
 
-// fused XORs the key stream into the whole groups of blocks at the start of
-// src through a kernel that makes the counter blocks itself, where s's
-// Cipher has one (kernel.Cipher.CTRGroups), and returns how many bytes it
-// did. The kernel reads each source block once and writes each destination
-// block once: CTR at 8 KiB runs at 0.97x the speed of ECB, where making the
-// counter blocks into a buffer and XORing it in afterwards ran at 0.64x
-// (Zen 5, BenchmarkModeVsECB's xECBmin).
+// fused XORs the key stream into the blocks at the start of src that the
+// fused kernels take (the whole groups, and a padded rest) through a
+// kernel that makes the counter blocks itself, where s's Cipher has one
+// (kernel.Cipher.CTRGroups), and returns how many bytes it did. The kernel
+// reads each source block once and writes each destination block once:
+// CTR at 8 KiB runs at 0.97x the speed of ECB, where making the counter
+// blocks into a buffer and XORing it in afterwards ran at 0.64x (Zen 5,
+// BenchmarkModeVsECB's xECBmin).
 func (s *stream) fused(dst, src []byte) int {
 	if s.b.c == nil {
 		return 0

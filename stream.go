@@ -37,7 +37,7 @@ func (s *stream) XORKeyStream(dst, src []byte) {
 	n := subtle.XORBytes(dst, src, s.rest[BlockSize-s.left:])
 	s.left -= n
 	dst, src = dst[n:], src[n:]
-	if !s.ofb && len(src) >= fusedBytes {
+	if !s.ofb && len(src) >= fusedMin {
 		n = s.fused(dst, src)
 		dst, src = dst[n:], src[n:]
 	}

@@ -143,10 +143,12 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	x.xexBlock(last[:BlockSize], pp[:], t2, decrypt)
 }
 
-// fusedBytes is the shortest run that the fused mode kernels take: one
-// group. Shorter ones do not call them, so that short messages pay
-// nothing for them (CTR of 16 bytes ran at 0.95x without this check).
-const fusedBytes = kernel.FusedGroup * BlockSize
+// fusedBytes is a group of the fused mode kernels, and fusedMin the
+// shortest run they take, in bytes.
+const (
+	fusedBytes = kernel.FusedGroup * BlockSize
+	fusedMin   = kernel.FusedMin
+)
 
 // batches encrypts or decrypts the whole blocks of src into dst with the
 // tweaks from *t on, a batch at a time: the tweaks into a buffer, then

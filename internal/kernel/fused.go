@@ -1,6 +1,20 @@
 package kernel
 
-// FusedGroup is how many blocks the fused kernels of CTR, CBC decryption
-// and XTS (Cipher.CTRGroups, CBCDecryptGroups, XTSGroups) take at a time:
-// they take the whole groups of a run, and the caller the rest.
+// FusedGroup is how many blocks the fused kernels of CTR, CBC and CFB
+// decryption and XTS (Cipher.CTRGroups, CBCDecryptGroups,
+// CFBDecryptGroups, XTSGroups) take at a time: they take the whole groups
+// of a run, and the blocks after them padded into one more group where the
+// bulk kernel would pad them; the caller does the rest.
 const FusedGroup = 64
+
+// smallTail is the most blocks left after the last full group of 64 that
+// go through the 4-block kernels rather than through one padded group of
+// 64. On Zen 5 one call of the 4-block kernels takes about 2/3 of a
+// 64-block group, and two calls more than one group (BenchmarkAVX512Tail).
+const smallTail = 4
+
+// FusedMin is the shortest run, in bytes, that the fused kernels take:
+// more than smallTail blocks, padded into a group. Callers call them for
+// no shorter one, so that short messages pay nothing for them (CTR of 16
+// bytes ran at 0.95x without such a check).
+const FusedMin = (smallTail + 1) * BlockSize

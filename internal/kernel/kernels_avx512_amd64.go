@@ -95,12 +95,6 @@ func encryptBlocks4AVX512(ks *Schedule, dst, src *byte, n int)
 //go:noescape
 func decryptBlocks4AVX512(ks *Schedule, dst, src *byte, n int)
 
-// smallTail is the most blocks left after the last full group of 64 that
-// go through the 4-block kernels rather than through one padded group of
-// 64. On Zen 5 one call of the 4-block kernels takes about 2/3 of a
-// 64-block group, and two calls more than one group (BenchmarkAVX512Tail).
-const smallTail = 4
-
 // crypt64AVX512 encrypts (or, if dec, decrypts) the whole blocks of src
 // into dst with the kernels of avx512-vbmi, or of avx512-gfni if gfni. Any
 // count is allowed: the blocks after the last full group of 64 go through
