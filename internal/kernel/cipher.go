@@ -138,8 +138,12 @@ func (c *Cipher) tablesFor(w int) *Tables {
 }
 
 // buildTables builds the tables that c's plan left out, and returns them,
-// or the ones another goroutine built first.
+// or the ones another goroutine built first (before this call, or while
+// it built its own).
 func (c *Cipher) buildTables() *Tables {
+	if t := c.t.Load(); t != nil {
+		return t
+	}
 	t := new(Tables)
 	t.fromSliced(c.ks)
 	if !c.t.CompareAndSwap(nil, t) {
