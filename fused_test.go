@@ -4,58 +4,69 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"encoding/binary"
+	"math/rand/v2"
 	"testing"
 )
 
-// TestFusedModes compares CTR and CBC decryption with crypto/cipher's
-// generic code over the same block at every whole-block length up to twice
-// the widest kernel plus three blocks (and 7 bytes past each, for CTR), for
-// every implementation: the lengths where whole groups go to the fused
-// kernels of avx512-vbmi and avx512-gfni (kernel.Cipher.CTRGroups,
-// CBCDecryptGroups) and
-// the rest to the ladder. Each length runs in place and not, at an offset
+// TestFusedModes compares CTR, CBC decryption and CFB decryption with
+// crypto/cipher's generic code over the same block at every whole-block
+// length up to twice the widest kernel plus three blocks (and 7 bytes past
+// each, for the streams), for every implementation and NewCipher's plan:
+// the lengths where whole groups, and remainders padded into a group, go
+// to the fused kernels of avx512-vbmi and avx512-gfni
+// (kernel.Cipher.CTRGroups, CBCDecryptGroups, CFBDecryptGroups) and the
+// rest to the ladder. Each length runs in place and not, at an offset
 // modulo 8 that changes with it, in one call, and in two calls split at a
 // random point, so that a fused run can start after a partial block of key
 // stream.
 func TestFusedModes(t *testing.T) {
-	maxBlocks := max(2*widestBlocks()+3, 70)
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		r := testRand(t)
-		c := mustCipher(t, randBytes(r, 32), impl.Name)
-		for _, mc := range modeCases {
-			if mc.name != "CTR" && mc.name != "CBC-dec" {
+		checkFusedModes(t, r, mustCipher(t, randBytes(r, 32), impl.Name))
+	})
+	t.Run("NewCipher", func(t *testing.T) {
+		r := testRand(t)
+		c, _ := NewCipher(randBytes(r, 32))
+		checkFusedModes(t, r, c)
+	})
+}
+
+// checkFusedModes is TestFusedModes for the Cipher c.
+func checkFusedModes(t *testing.T, r *rand.Rand, c *Cipher) {
+	maxBlocks := max(2*widestBlocks()+3, 70)
+	for _, mc := range modeCases {
+		if mc.name != "CTR" && mc.name != "CBC-dec" && mc.name != "CFB-dec" {
+			continue
+		}
+		for n := 0; n <= maxBlocks*BlockSize+7; n++ {
+			if n%BlockSize != 0 && (mc.blockMode || n%BlockSize != 7) {
 				continue
 			}
-			for n := 0; n <= maxBlocks*BlockSize+7; n++ {
-				if n%BlockSize != 0 && (mc.blockMode || n%BlockSize != 7) {
-					continue
+			iv := randBytes(r, BlockSize)
+			off := n / BlockSize % 8
+			src := randBytes(r, n+off)[off:]
+			want := make([]byte, n)
+			crypt(mc.ref(wrap{c}, iv), want, src)
+			for _, inPlace := range []bool{false, true} {
+				got := make([]byte, n+off)[off:]
+				in := src
+				if inPlace {
+					copy(got, src)
+					in = got
 				}
-				iv := randBytes(r, BlockSize)
-				off := n / BlockSize % 8
-				src := randBytes(r, n+off)[off:]
-				want := make([]byte, n)
-				crypt(mc.ref(wrap{c}, iv), want, src)
-				for _, inPlace := range []bool{false, true} {
-					got := make([]byte, n+off)[off:]
-					in := src
-					if inPlace {
-						copy(got, src)
-						in = got
-					}
-					i := r.IntN(n + 1)
-					if mc.blockMode {
-						i -= i % BlockSize
-					}
-					m := mc.ours(c, iv)
-					crypt(m, got[:i], in[:i])
-					crypt(m, got[i:], in[i:])
-					if !bytes.Equal(got, want) {
-						t.Fatalf("%s, %d bytes, in place %v, split at %d: differs from crypto/cipher", mc.name, n, inPlace, i)
-					}
+				i := r.IntN(n + 1)
+				if mc.blockMode {
+					i -= i % BlockSize
+				}
+				m := mc.ours(c, iv)
+				crypt(m, got[:i], in[:i])
+				crypt(m, got[i:], in[i:])
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s, %d bytes, in place %v, split at %d: differs from crypto/cipher", mc.name, n, inPlace, i)
 				}
 			}
 		}
-	})
+	}
 }
 
 // TestCTRCarries compares CTR with crypto/cipher's for counters that carry

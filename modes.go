@@ -4,6 +4,15 @@ import (
 	"crypto/cipher"
 	"encoding/binary"
 	"sync"
+
+	"github.com/twofish-go/twofish/internal/kernel"
+)
+
+// fusedBytes is a group of the fused mode kernels (kernel.Cipher.CTRGroups
+// and the others), and fusedMin the shortest run they take, in bytes.
+const (
+	fusedBytes = kernel.FusedGroup * BlockSize
+	fusedMin   = kernel.FusedMin
 )
 
 // blocks is the block cipher under a mode: a *Cipher, whose runs of

@@ -112,9 +112,12 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	// whose single-block call encrypts the tweak, where the batches below
 	// ran at 0.55x (Zen 5, BenchmarkModeVsECB's xECBmin; the kernels alone
 	// run at 0.95x, BenchmarkFusedGroups).
-	tw := [2]uint64{t.lo, t.hi}
-	done := x.data.k.XTSGroups(dst[:bulk], src[:bulk], &tw, decrypt)
-	t.lo, t.hi = tw[0], tw[1]
+	done := 0
+	if bulk >= fusedMin {
+		tw := [2]uint64{t.lo, t.hi}
+		done = x.data.k.XTSGroups(dst[:bulk], src[:bulk], &tw, decrypt)
+		t.lo, t.hi = tw[0], tw[1]
+	}
 	if done < bulk {
 		x.batches(dst[done:bulk], src[done:bulk], &t, decrypt)
 	}
@@ -142,13 +145,6 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	copy(last[BlockSize:], cc[:tail])
 	x.xexBlock(last[:BlockSize], pp[:], t2, decrypt)
 }
-
-// fusedBytes is a group of the fused mode kernels, and fusedMin the
-// shortest run they take, in bytes.
-const (
-	fusedBytes = kernel.FusedGroup * BlockSize
-	fusedMin   = kernel.FusedMin
-)
 
 // batches encrypts or decrypts the whole blocks of src into dst with the
 // tweaks from *t on, a batch at a time: the tweaks into a buffer, then

@@ -32,7 +32,7 @@ type cbcKernel struct {
 	ng   int
 }
 
-func (o *cbcKernel) name() string { return "CBC" }
+func (o *cbcKernel) name(bool) string { return "decryptCBC64AVX512" }
 
 // frame is the slot of the block before a body.
 func (o *cbcKernel) frame() int { return 64 }

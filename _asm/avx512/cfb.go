@@ -28,11 +28,9 @@ type cfbKernel struct {
 	slot operand.Mem
 }
 
-func (o *cfbKernel) name() string { return "CFB" }
-
-// fullName is the kernel's name: it decrypts CFB, with the block cipher's
+// name is the kernel's name: it decrypts CFB, with the block cipher's
 // encryption.
-func (o *cfbKernel) fullName() string { return "decryptCFB64AVX512" }
+func (o *cfbKernel) name(bool) string { return "decryptCFB64AVX512" }
 
 // frame is the slot of the block before a body.
 func (o *cfbKernel) frame() int { return 64 }

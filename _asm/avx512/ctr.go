@@ -64,7 +64,7 @@ func ctrConstants() {
 	ctrSwap = table("ctrSwap", func(i int) byte { return byte(i&^15 | 15 - i&15) })
 }
 
-func (o *ctrKernel) name() string { return "CTR" }
+func (o *ctrKernel) name(bool) string { return "encryptCTR64AVX512" }
 
 // frame is the counter's slot.
 func (o *ctrKernel) frame() int { return 64 }

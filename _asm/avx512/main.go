@@ -91,7 +91,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
@@ -577,12 +576,14 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 
 // A mode is what a fused kernel does besides the block cipher as it loads
 // and stores the blocks of each group: OCB's offsets and checksum (ocb.go),
-// CTR's counters and key stream (ctr.go), CBC's chaining (cbc.go), XTS's
-// tweaks (xts.go). The
-// kernel calls its methods in the order they are listed.
+// CTR's counters and key stream (ctr.go), CBC's and CFB's chaining (cbc.go,
+// cfb.go), XTS's tweaks (xts.go). The kernel calls its methods in the
+// order they are listed.
 type mode interface {
-	// name is the mode's part of the kernel's name, as in encryptOCB64AVX512.
-	name() string
+	// name is the name of the mode's kernel that runs the block cipher in
+	// direction dec (without the GFNI variant's suffix), as
+	// encryptOCB64AVX512; CFB's decryption runs the encryption.
+	name(dec bool) string
 	// frame is how many bytes the mode keeps in the frame, after the
 	// working set.
 	frame() int
@@ -607,19 +608,22 @@ type mode interface {
 	end()
 }
 
+// direction is the start of the name of a kernel that runs the block
+// cipher's decryption if dec, else its encryption.
+func direction(dec bool) string {
+	if dec {
+		return "decrypt"
+	}
+	return "encrypt"
+}
+
 // kernel emits encryptBlocks64AVX512 or decryptBlocks64AVX512, n groups of
 // 64 blocks from src to dst; with a mode, its fused kernel of the direction
 // instead.
 func kernel(dec bool, mode mode) {
-	name := "encryptBlocks64AVX512"
-	if dec {
-		name = "decryptBlocks64AVX512"
-	}
+	name := direction(dec) + "Blocks64AVX512"
 	if mode != nil {
-		name = strings.Replace(name, "Blocks", mode.name(), 1)
-	}
-	if m, ok := mode.(interface{ fullName() string }); ok {
-		name = m.fullName()
+		name = mode.name(dec)
 	}
 	name = funcName(name)
 	c.Implement(name)

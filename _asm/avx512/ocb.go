@@ -30,7 +30,7 @@ type ocbKernel struct {
 	acc zmm
 }
 
-func (o *ocbKernel) name() string { return "OCB" }
+func (o *ocbKernel) name(dec bool) string { return direction(dec) + "OCB64AVX512" }
 
 // frame is the checksum's slot.
 func (o *ocbKernel) frame() int { return 64 }

@@ -68,7 +68,7 @@ func xtsConstants() {
 	xtsPoly = asmgen.Words(c, "xtsPoly", poly[:]...)
 }
 
-func (o *xtsKernel) name() string { return "XTS" }
+func (o *xtsKernel) name(dec bool) string { return direction(dec) + "XTS64AVX512" }
 
 // frame is the slot (one register's tweaks, or sixteen with VPCLMULQDQ)
 // and the tweaks of the registers of two groups.

@@ -146,7 +146,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	keyHex := fs.String("key", "", "the key in `hex`")
 	keyFile := fs.String("key-file", "", "read the key, in hex or raw bytes, from `file`, which keeps it off the command line")
 	keyEnv := fs.String("key-env", "", "read the key in hex from the environment `variable` named")
-	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter; gcm, ocb: the nonce, 1 to 64 or 15 bytes, 12 when enc makes it)")
+	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter; gcm, ocb: the nonce, gcm 1 to 64 bytes, ocb 1 to 15, 12 when enc makes it)")
 	ivFile := fs.String("iv-file", "", "read the IV in hex from `file` (as -iv-out writes it)")
 	fs.StringVar(&cfg.in, "in", "-", "read from `file`; - is standard input")
 	fs.StringVar(&cfg.out, "out", "-", "write to `file`; - is standard output")

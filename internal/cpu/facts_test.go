@@ -127,12 +127,18 @@ func TestGODEBUG(t *testing.T) {
 	}
 
 	// Through the choices: no AVX-512 kernel of any part with
-	// cpu.avx512f=off, no vector kernel with cpu.avx=off.
+	// cpu.avx512f=off, no vector kernel with cpu.avx=off or cpu.avx2=off
+	// (whose AVX-512 facts stay: the CPU still has it), and every choice
+	// one that the CPU runs.
 	for godebug, prefixes := range map[string][]string{
 		"cpu.avx512f=off": {"avx512"},
 		"cpu.avx=off":     {"avx512", "avx2"},
+		"cpu.avx2=off":    {"avx512", "avx2"},
 	} {
 		for _, c := range Decide(withGODEBUG(zen5, godebug)).All() {
+			if !c.Supported(c.Name) {
+				t.Errorf("GODEBUG=%s: %s chose %s, which it counts as unsupported", godebug, c.Part, c.Name)
+			}
 			for _, o := range c.Options {
 				for _, p := range prefixes {
 					if o.Supported && strings.HasPrefix(o.Name, p) {

@@ -44,9 +44,12 @@ import "strings"
 //     libgcrypt never uses it.
 func blockPolicy(f Facts) (name, reason string) {
 	switch {
-	case f.AVX512F && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.GFNI && f.VPCLMULQDQ && f.OSZMM:
-		return "avx512-gfni", f.Vendor + " " + f.FamilyModel() + " with AVX-512 VBMI and GFNI: the constant-time 64-way kernel with its MDS products in VGF2P8AFFINEQB is the fastest (Zen 5: 0.91-0.94 c/B against 1.20-1.23 for avx512-vbmi, 256-bit key, measured alternating in one process)"
-	case f.AVX512F && f.AVX512BW && f.AVX512VL && f.AVX512VBMI && f.OSZMM:
+	// The AVX-512 kernels where this CPU runs them: supports checks AVX2 and
+	// the ymm state too, which GODEBUG's cpu.avx and cpu.avx2 may turn off
+	// while the AVX-512 facts stay.
+	case supports(f, Block, "avx512-gfni"):
+		return "avx512-gfni", f.Vendor + " " + f.FamilyModel() + " with AVX-512 VBMI, GFNI and VPCLMULQDQ: the constant-time 64-way kernel with its MDS products in VGF2P8AFFINEQB is the fastest (Zen 5: 0.91-0.94 c/B against 1.20-1.23 for avx512-vbmi, 256-bit key, measured alternating in one process)"
+	case supports(f, Block, "avx512-vbmi"):
 		return "avx512-vbmi", f.Vendor + " " + f.FamilyModel() + " with AVX-512 VBMI: the constant-time 64-way kernel, with no table look-ups, is also the fastest (Zen 5: 1.16-1.22 c/B, 4x the AVX2 table kernel)"
 	case !f.AVX2:
 		return "amd64-3way", "no AVX2: the 3-way scalar kernel, three blocks interleaved, is the fastest here"
@@ -130,9 +133,9 @@ func amdPolicy(f Facts) (name, reason string) {
 func amdGeneration(f Facts) string {
 	m := f.Model
 	switch {
-	case f.Family == 0x17 && m < 0x30:
+	case f.Family == 0x17 && (m <= 0x2F || m >= 0x50 && m <= 0x5F):
 		return "Zen 1" // Zen and Zen+
-	case f.Family == 0x17:
+	case f.Family == 0x17 && (m >= 0x30 && m <= 0x4F || m >= 0x60 && m <= 0x7F || m == 0x90 || m == 0x91 || m >= 0xA0 && m <= 0xAF):
 		return "Zen 2"
 	case f.Family == 0x19 && (m <= 0x0F || m >= 0x20 && m <= 0x5F):
 		return "Zen 3"

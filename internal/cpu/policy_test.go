@@ -127,6 +127,9 @@ func TestAMDGeneration(t *testing.T) {
 		{0x17, 0x08, false, "Zen 1"}, // Pinnacle Ridge (Zen+)
 		{0x17, 0x31, false, "Zen 2"}, // Rome
 		{0x17, 0x71, false, "Zen 2"}, // Matisse
+		{0x17, 0x50, false, "Zen 1"}, // as Linux's amd.c has it
+		{0x17, 0xA0, false, "Zen 2"}, // Mendocino
+		{0x17, 0x80, false, ""},
 		{0x19, 0x01, false, "Zen 3"}, // Milan
 		{0x19, 0x21, false, "Zen 3"}, // Vermeer
 		{0x19, 0x50, false, "Zen 3"}, // Cezanne

@@ -2,6 +2,8 @@
 
 package kernel
 
+import "math/bits"
+
 // The fused mode kernels take the whole groups of 64 blocks of a run in one
 // call, and the blocks after them too, padded into one more group, wherever
 // c's bulk kernel would pad them (padsTail): so a run of a few hundred
@@ -99,12 +101,8 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv *[BlockSize]by
 	r := uint64(n - whole)
 	switch m {
 	case fusedCTR:
-		lo := before[0] + r
-		hi := before[1]
-		if lo < r {
-			hi++
-		}
-		*ctr = [2]uint64{lo, hi}
+		lo, carry := bits.Add64(before[0], r, 0)
+		*ctr = [2]uint64{lo, before[1] + carry}
 	case fusedCBC, fusedCFB:
 		copy(iv[:], src[end-BlockSize:end])
 	default:
@@ -144,7 +142,10 @@ func (c *Cipher) fused64(m int, dst, src *byte, n int, ctr *[2]uint64, iv *[Bloc
 // padsTail reports whether, in a run of n blocks, p's bulk kernel takes
 // the blocks after the last whole group as one padded group of its own, as
 // crypt64AVX512 does: more than smallTail of them, in a run that
-// EncryptBlocks gives it whole.
+// EncryptBlocks gives it whole. (A Cipher that builds its tables on use
+// also gives the bulk kernel shorter remainders until it has built them;
+// the fused kernels leave those to the caller, which takes them the slower
+// way only until then.)
 func (p *Plan) padsTail(n int) bool {
 	r := n % p.Bulk.Blocks
 	return r > smallTail && (p.From == 0 || p.bulkBlocks(n) == n)

@@ -247,8 +247,10 @@ func TestFusedGroupsAssembly(t *testing.T) {
 // the wrap of the whole counter to zero, j = 8 the carry from the low
 // 64-bit word into the high one), k from 0 to 70, so that the carry falls
 // in every lane of every register of both groups of a two-group call, and
-// the counter after it; with -short (under emulation), k from 0 to 70 in
-// steps of 5, which still puts the carry in every register.
+// the counter after it; and the same for runs that end in a padded group
+// (37 blocks, and a group and 37), whose counter the Go side moves on.
+// With -short (under emulation), k goes from 0 to 70 in steps of 5, which
+// still puts the carry in every register.
 func TestCTRGroupsCarry(t *testing.T) {
 	step := uint64(1)
 	if testing.Short() {
@@ -258,28 +260,32 @@ func TestCTRGroupsCarry(t *testing.T) {
 		r := testRand(t)
 		key := randBytes(r, 32)
 		c, ref := newCipher(key, kern), newCipher(key, Generic)
-		src := randBytes(r, 2*FusedGroup*BlockSize)
-		got, want := make([]byte, len(src)), make([]byte, len(src))
-		for j := 1; j <= 16; j++ {
-			for k := uint64(0); k <= 70; k += step {
-				// 2^(8j) - 1 - k as hi, lo.
-				hi, lo := uint64(0), ^uint64(0)>>(64-8*min(j, 8))
-				if j > 8 {
-					hi = ^uint64(0) >> (64 - 8*(j-8))
-					lo = ^uint64(0)
-				}
-				if lo < k {
-					hi--
-				}
-				lo -= k
-				wantHi, wantLo := ctrRef(ref, want, src, hi, lo)
-				ctr := [2]uint64{lo, hi}
-				c.CTRGroups(got, src, &ctr)
-				if !bytes.Equal(got, want) {
-					t.Fatalf("counter %016x%016x: differs from CTR in Go", hi, lo)
-				}
-				if ctr != [2]uint64{wantLo, wantHi} {
-					t.Fatalf("counter %016x%016x: next counter %x, want %x", hi, lo, ctr, [2]uint64{wantLo, wantHi})
+		for _, n := range []int{2 * FusedGroup, 37, FusedGroup + 37} {
+			src := randBytes(r, n*BlockSize)
+			got, want := make([]byte, len(src)), make([]byte, len(src))
+			for j := 1; j <= 16; j++ {
+				for k := uint64(0); k <= 70; k += step {
+					// 2^(8j) - 1 - k as hi, lo.
+					hi, lo := uint64(0), ^uint64(0)>>(64-8*min(j, 8))
+					if j > 8 {
+						hi = ^uint64(0) >> (64 - 8*(j-8))
+						lo = ^uint64(0)
+					}
+					if lo < k {
+						hi--
+					}
+					lo -= k
+					wantHi, wantLo := ctrRef(ref, want, src, hi, lo)
+					ctr := [2]uint64{lo, hi}
+					if m := c.CTRGroups(got, src, &ctr); m != len(src) {
+						t.Fatalf("%d blocks: CTRGroups did %d bytes", n, m)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%d blocks, counter %016x%016x: differs from CTR in Go", n, hi, lo)
+					}
+					if ctr != [2]uint64{wantLo, wantHi} {
+						t.Fatalf("%d blocks, counter %016x%016x: next counter %x, want %x", n, hi, lo, ctr, [2]uint64{wantLo, wantHi})
+					}
 				}
 			}
 		}
@@ -316,9 +322,9 @@ func TestFusedGroupsDecline(t *testing.T) {
 	}
 }
 
-// BenchmarkFusedGroups times each of fusedKernels' fused CTR, CBC decryption and
-// XTS kernels against its ECB encryption over the same 8 KiB, alternately in
-// one loop, and reports each one's speed as a fraction of ECB's (metric
+// BenchmarkFusedGroups times each of fusedKernels' fused CTR, CBC and CFB
+// decryption and XTS kernels against its ECB encryption over the same 8
+// KiB, alternately in one loop, and reports each one's speed as a fraction of ECB's (metric
 // xECB: 1 is as fast as ECB; xECBmin from the fastest call of each, which
 // a shared, noisy machine disturbs least):
 //

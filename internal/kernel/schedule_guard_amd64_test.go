@@ -94,6 +94,11 @@ func checkGuardedSchedule(t *testing.T, what string, c, ref *Cipher) {
 				c.CBCDecryptGroups(dst, in, &iv)
 				return iv
 			}},
+			{"CFB", func(c *Cipher, dst []byte) any {
+				var iv [BlockSize]byte
+				c.CFBDecryptGroups(dst, in, &iv)
+				return iv
+			}},
 			{"XTS encryption", func(c *Cipher, dst []byte) any {
 				tw := [2]uint64{5, 1 << 63}
 				c.XTSGroups(dst, in, &tw, false)
