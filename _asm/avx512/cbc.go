@@ -24,21 +24,25 @@ import (
 // before, CBC decryption of 8 KiB ran at 0.94x the speed of ECB, where it
 // now runs at 0.99x (Zen 5, BenchmarkModeVsECB's xECBmin).
 type cbcKernel struct {
-	iv reg.GPVirtual
-	// slot holds the ciphertext block before the next body.
-	slot operand.Mem
+	chain
 	// prev is what the next register XORs in; ng the groups of the body.
 	prev zmm
 	ng   int
 }
 
-func (o *cbcKernel) name(bool) string { return "decryptCBC64AVX512" }
+// chain is what the CBC and CFB kernels share: the IV argument, and a slot
+// in the frame that holds the ciphertext block before the next body, the
+// IV before the first, and after the last the next IV.
+type chain struct {
+	iv   reg.GPVirtual
+	slot operand.Mem
+}
 
 // frame is the slot of the block before a body.
-func (o *cbcKernel) frame() int { return 64 }
+func (o *chain) frame() int { return 64 }
 
 // begin copies the IV into the slot.
-func (o *cbcKernel) begin(_ *kern, slot operand.Mem) {
+func (o *chain) begin(_ *kern, slot operand.Mem) {
 	o.slot = slot
 	o.iv = c.GP64()
 	c.Load(c.Param("iv"), o.iv)
@@ -47,7 +51,20 @@ func (o *cbcKernel) begin(_ *kern, slot operand.Mem) {
 	c.VMOVDQA64(x, o.slot)
 }
 
-func (o *cbcKernel) group(int, zmm) {}
+func (o *chain) group(int, zmm) {}
+
+func (o *chain) endGroup() {}
+
+func (o *chain) next(int) {}
+
+// end stores the last ciphertext block as the next IV.
+func (o *chain) end() {
+	x := c.XMM()
+	c.VMOVDQA64(o.slot, x)
+	c.VMOVDQU64(x, operand.Mem{Base: o.iv})
+}
+
+func (o *cbcKernel) name(bool) string { return "decryptCBC64AVX512" }
 
 // load reads register r of group g from src and whitens it.
 func (o *cbcKernel) load(src reg.Register, g, r int, white zmm) zmm {
@@ -81,15 +98,4 @@ func (o *cbcKernel) store(src, dst reg.Register, g, r int, x, white zmm) {
 	}
 	c.VPTERNLOGD(operand.U8(0x96), p, white, x)
 	c.VMOVDQU64(x, operand.Mem{Base: dst, Disp: at})
-}
-
-func (o *cbcKernel) endGroup() {}
-
-func (o *cbcKernel) next(int) {}
-
-// end stores the last ciphertext block as the next IV.
-func (o *cbcKernel) end() {
-	x := c.XMM()
-	c.VMOVDQA64(o.slot, x)
-	c.VMOVDQU64(x, operand.Mem{Base: o.iv})
 }

@@ -22,30 +22,11 @@ import (
 // the rounds, and keeps its last ciphertext block, which the next body's
 // first register needs, in the frame before it stores anything, so that
 // decryption in place overwrites no ciphertext that is still to be read.
-type cfbKernel struct {
-	iv reg.GPVirtual
-	// slot holds the ciphertext block before the next body.
-	slot operand.Mem
-}
+type cfbKernel struct{ chain }
 
 // name is the kernel's name: it decrypts CFB, with the block cipher's
 // encryption.
 func (o *cfbKernel) name(bool) string { return "decryptCFB64AVX512" }
-
-// frame is the slot of the block before a body.
-func (o *cfbKernel) frame() int { return 64 }
-
-// begin copies the IV into the slot.
-func (o *cfbKernel) begin(_ *kern, slot operand.Mem) {
-	o.slot = slot
-	o.iv = c.GP64()
-	c.Load(c.Param("iv"), o.iv)
-	x := c.XMM()
-	c.VMOVDQU64(operand.Mem{Base: o.iv}, x)
-	c.VMOVDQA64(x, o.slot)
-}
-
-func (o *cfbKernel) group(int, zmm) {}
 
 // load reads the four blocks before those of register r of group g (the
 // slot's block and the first three of the body for the body's first) and
@@ -78,15 +59,4 @@ func (o *cfbKernel) store(src, dst reg.Register, g, r int, x, white zmm) {
 	at := blocks*16*g + 64*r
 	c.VPTERNLOGD(operand.U8(0x96), operand.Mem{Base: src, Disp: at}, white, x)
 	c.VMOVDQU64(x, operand.Mem{Base: dst, Disp: at})
-}
-
-func (o *cfbKernel) endGroup() {}
-
-func (o *cfbKernel) next(int) {}
-
-// end stores the last ciphertext block as the next IV.
-func (o *cfbKernel) end() {
-	x := c.XMM()
-	c.VMOVDQA64(o.slot, x)
-	c.VMOVDQU64(x, operand.Mem{Base: o.iv})
 }

@@ -49,3 +49,22 @@ func Flush(tb testing.TB, n int, atEnd bool) []byte {
 	}
 	return g.AtStart(n)
 }
+
+// A Placement is a source and a destination of a kernel under test.
+type Placement struct {
+	Name     string
+	Src, Dst []byte
+}
+
+// Placements returns the four ways the tests place an n-byte source and
+// destination in a and b: each flush against a faulting page, the source
+// at its end and the destination at its start and the other way round,
+// and in place at either end.
+func Placements(a, b *Region, n int) []Placement {
+	return []Placement{
+		{"src at end, dst at start", a.AtEnd(n), b.AtStart(n)},
+		{"src at start, dst at end", a.AtStart(n), b.AtEnd(n)},
+		{"in place at end", a.AtEnd(n), a.AtEnd(n)},
+		{"in place at start", b.AtStart(n), b.AtStart(n)},
+	}
+}

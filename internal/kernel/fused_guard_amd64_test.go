@@ -27,43 +27,35 @@ func TestFusedGuardPages(t *testing.T) {
 			// The guard pages are flush against the blocks the kernels
 			// take.
 			size := n * BlockSize
-			for _, place := range []struct {
-				name     string
-				src, dst []byte
-			}{
-				{"src at end, dst at start", a.AtEnd(size), b.AtStart(size)},
-				{"src at start, dst at end", a.AtStart(size), b.AtEnd(size)},
-				{"in place at end", a.AtEnd(size), a.AtEnd(size)},
-				{"in place at start", b.AtStart(size), b.AtStart(size)},
-			} {
-				copy(place.src, randBytes(r, size))
+			for _, place := range guardpage.Placements(a, b, size) {
+				copy(place.Src, randBytes(r, size))
 				want := make([]byte, size)
 				hi, lo := r.Uint64(), ^uint64(0)-uint64(r.IntN(128))
-				ctrRef(ref, want, place.src, hi, lo)
+				ctrRef(ref, want, place.Src, hi, lo)
 				ctr := [2]uint64{lo, hi}
-				c.CTRGroups(place.dst, place.src, &ctr)
-				if !bytes.Equal(place.dst, want) {
-					t.Fatalf("%d blocks, %s: CTR differs from CTR in Go", n, place.name)
+				c.CTRGroups(place.Dst, place.Src, &ctr)
+				if !bytes.Equal(place.Dst, want) {
+					t.Fatalf("%d blocks, %s: CTR differs from CTR in Go", n, place.Name)
 				}
 				var iv [BlockSize]byte
 				copy(iv[:], randBytes(r, BlockSize))
-				cbcDecryptRef(ref, want, place.dst, iv)
-				c.CBCDecryptGroups(place.dst, place.dst, &iv)
-				if !bytes.Equal(place.dst, want) {
-					t.Fatalf("%d blocks, %s: CBC decryption differs from CBC in Go", n, place.name)
+				cbcDecryptRef(ref, want, place.Dst, iv)
+				c.CBCDecryptGroups(place.Dst, place.Dst, &iv)
+				if !bytes.Equal(place.Dst, want) {
+					t.Fatalf("%d blocks, %s: CBC decryption differs from CBC in Go", n, place.Name)
 				}
-				cfbDecryptRef(ref, want, place.dst, iv)
-				c.CFBDecryptGroups(place.dst, place.dst, &iv)
-				if !bytes.Equal(place.dst, want) {
-					t.Fatalf("%d blocks, %s: CFB decryption differs from CFB in Go", n, place.name)
+				cfbDecryptRef(ref, want, place.Dst, iv)
+				c.CFBDecryptGroups(place.Dst, place.Dst, &iv)
+				if !bytes.Equal(place.Dst, want) {
+					t.Fatalf("%d blocks, %s: CFB decryption differs from CFB in Go", n, place.Name)
 				}
 				for _, dec := range []bool{false, true} {
 					lo, hi := r.Uint64(), r.Uint64()
-					xtsRef(ref, want, place.dst, lo, hi, dec)
+					xtsRef(ref, want, place.Dst, lo, hi, dec)
 					tw := [2]uint64{lo, hi}
-					c.XTSGroups(place.dst, place.dst, &tw, dec)
-					if !bytes.Equal(place.dst, want) {
-						t.Fatalf("%d blocks, %s, decrypt %v: XTS differs from XTS in Go", n, place.name, dec)
+					c.XTSGroups(place.Dst, place.Dst, &tw, dec)
+					if !bytes.Equal(place.Dst, want) {
+						t.Fatalf("%d blocks, %s, decrypt %v: XTS differs from XTS in Go", n, place.Name, dec)
 					}
 				}
 			}

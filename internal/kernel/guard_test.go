@@ -46,26 +46,18 @@ func checkGuardPages(t *testing.T, newC func(key []byte) *Cipher, maxBlocks int)
 	for n := 0; n <= maxBlocks; n++ {
 		c := newC(key)
 		size := n * BlockSize
-		for _, place := range []struct {
-			name     string
-			src, dst []byte
-		}{
-			{"src at end, dst at start", a.AtEnd(size), b.AtStart(size)},
-			{"src at start, dst at end", a.AtStart(size), b.AtEnd(size)},
-			{"in place at end", a.AtEnd(size), a.AtEnd(size)},
-			{"in place at start", b.AtStart(size), b.AtStart(size)},
-		} {
-			copy(place.src, randBytes(r, size))
+		for _, place := range guardpage.Placements(a, b, size) {
+			copy(place.Src, randBytes(r, size))
 			want := make([]byte, size)
-			ref.EncryptBlocks(want, place.src)
-			c.EncryptBlocks(place.dst, place.src)
-			if !bytes.Equal(place.dst, want) {
-				t.Fatalf("%d blocks, %s: encryption differs from generic", n, place.name)
+			ref.EncryptBlocks(want, place.Src)
+			c.EncryptBlocks(place.Dst, place.Src)
+			if !bytes.Equal(place.Dst, want) {
+				t.Fatalf("%d blocks, %s: encryption differs from generic", n, place.Name)
 			}
-			ref.DecryptBlocks(want, place.dst)
-			c.DecryptBlocks(place.dst, place.dst)
-			if !bytes.Equal(place.dst, want) {
-				t.Fatalf("%d blocks, %s: decryption differs from generic", n, place.name)
+			ref.DecryptBlocks(want, place.Dst)
+			c.DecryptBlocks(place.Dst, place.Dst)
+			if !bytes.Equal(place.Dst, want) {
+				t.Fatalf("%d blocks, %s: decryption differs from generic", n, place.Name)
 			}
 		}
 	}

@@ -41,23 +41,15 @@ func TestOCBMaskGuardPages(t *testing.T) {
 						continue // with -short, past two groups only each group's edges
 					}
 					size := n * BlockSize
-					for _, place := range []struct {
-						name     string
-						src, dst []byte
-					}{
-						{"src at end, dst at start", a.AtEnd(size), b.AtStart(size)},
-						{"src at start, dst at end", a.AtStart(size), b.AtEnd(size)},
-						{"in place at end", a.AtEnd(size), a.AtEnd(size)},
-						{"in place at start", b.AtStart(size), b.AtStart(size)},
-					} {
+					for _, place := range guardpage.Placements(a, b, size) {
 						for op := range 3 {
-							copy(place.src, randBytes(r, size))
+							copy(place.Src, randBytes(r, size))
 							want, wantSum := make([]byte, size), sum0
-							ocbMaskGeneric(want, place.src, table, offs, &wantSum, op)
+							ocbMaskGeneric(want, place.Src, table, offs, &wantSum, op)
 							*sum = sum0
-							ocbMaskWith(ocbMaskIndex(impl.Name), place.dst, place.src, table, offs, sum, op)
-							what := fmt.Sprintf("op %d, %d blocks, %s, key material at the end of its page %v", op, n, place.name, atEnd)
-							if !bytes.Equal(place.dst, want) || *sum != wantSum {
+							ocbMaskWith(ocbMaskIndex(impl.Name), place.Dst, place.Src, table, offs, sum, op)
+							what := fmt.Sprintf("op %d, %d blocks, %s, key material at the end of its page %v", op, n, place.Name, atEnd)
+							if !bytes.Equal(place.Dst, want) || *sum != wantSum {
 								t.Fatalf("%s: differs from ocbMaskGeneric", what)
 							}
 						}
