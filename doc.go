@@ -42,11 +42,11 @@
 // The cpu.* options of GODEBUG, Go's switch for CPU features, apply as
 // they do to Go's runtime and crypto packages: GODEBUG=cpu.avx512f=off
 // keeps every kernel of the package, constant-time ones, GHASH and the key
-// schedule included, off AVX-512; cpu.avx2=off off AVX2; cpu.all=off on
-// baseline code. The names are those of Go's internal/cpu and
-// golang.org/x/sys/cpu that a kernel uses: avx, avx2, avx512f, avx512bw,
-// avx512vl, avx512vbmi, avx512gfni, vpclmulqdq (or avx512vpclmulqdq),
-// pclmulqdq, ssse3, bmi1, bmi2, asimd and pmull.
+// schedule included, off AVX-512; cpu.avx2=off off AVX2 and AVX-512;
+// cpu.all=off on baseline code. The names are those of Go's internal/cpu
+// and golang.org/x/sys/cpu that a kernel uses: avx, avx2, avx512f,
+// avx512bw, avx512vl, avx512vbmi, avx512gfni, vpclmulqdq (or
+// avx512vpclmulqdq), pclmulqdq, ssse3, bmi1, bmi2, asimd and pmull.
 //
 // # Timing
 //
