@@ -95,9 +95,9 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv *[BlockSize]by
 		before = *ctr
 	}
 	c.fused64(m, &buf[0], &buf[0], 1, ctr, iv)
-	// The kernel moved the state on by a group: set it as the blocks
-	// after the padding's would have it, before dst, which may be src,
-	// loses the last ciphertext block.
+	// The kernel moved the state on by a whole group: set it as the r
+	// real blocks leave it, before dst, which may be src, loses the last
+	// ciphertext block.
 	r := uint64(n - whole)
 	switch m {
 	case fusedCTR:
