@@ -19,6 +19,7 @@ func FuzzAEAD(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, modeSel, keySel, nonceSel, tagSel byte, keyBytes, nonceBytes, pt, ad []byte, where uint16) {
 		m := aeadModes[int(modeSel)%len(aeadModes)]
+		pt, ad = fuzzBound(pt), fuzzBound(ad)
 		ns, ts := m.nonces[int(nonceSel)%len(m.nonces)], m.tags[int(tagSel)%len(m.tags)]
 		key := fuzzKey(keySel, keyBytes)
 		nonce := make([]byte, ns)
@@ -58,6 +59,7 @@ func FuzzGCMOracle(f *testing.F) {
 	f.Add(byte(2), []byte("another key"), byte(1), []byte{}, bytes.Repeat([]byte{1}, 16*33+1), []byte("additional"))
 	f.Fuzz(func(t *testing.T, keySel byte, keyBytes []byte, nonceSize byte, nonceBytes, pt, ad []byte) {
 		ns := 1 + int(nonceSize)%64
+		pt, ad = fuzzBound(pt), fuzzBound(ad)
 		c := mustCipher(t, fuzzKey(keySel, keyBytes), autoName())
 		nonce := make([]byte, ns)
 		copy(nonce, nonceBytes)
