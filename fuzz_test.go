@@ -22,10 +22,11 @@ func fuzzKey(sel byte, b []byte) []byte {
 // a fuzz input runs through the code under test: 16 KiB crosses every
 // batch and group boundary of the kernels and modes (64-block groups, GCM's
 // and OCB's 8 KiB batches) twice, and more adds only time. Unbounded, the
-// fuzzer's inputs (up to 100 MB) grew until one took FuzzImplementations'
-// generic-ct, instrumented for coverage, longer than the second that the
-// fuzzing coordinator waits for a worker at the end of a run, and the run
-// failed as a hung process.
+// fuzzer's inputs (up to 100 MB) can take FuzzImplementations' generic-ct,
+// instrumented for coverage, seconds each, longer than the fuzzing
+// coordinator waits for a worker to stop at the end of a run (a second,
+// then a second after SIGINT): the likely cause of a CI run whose fuzzing
+// failed, after its 60 seconds, with no crasher.
 const fuzzMaxBytes = 16 << 10
 
 // fuzzBound returns b cut to fuzzMaxBytes.
