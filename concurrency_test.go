@@ -57,26 +57,15 @@ func TestConcurrentUse(t *testing.T) {
 	if !exhaustive() {
 		rounds = 5
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, goroutines)
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range rounds * len(jobs) {
-				k := (g + i) % len(jobs)
-				if got := jobs[k].run(); !bytes.Equal(got, want[k]) {
-					errs <- fmt.Errorf("goroutine %d: %s gave a different result", g, jobs[k].name)
-					return
-				}
+	concurrently(t, goroutines, func(g int) error {
+		for i := range rounds * len(jobs) {
+			k := (g + i) % len(jobs)
+			if got := jobs[k].run(); !bytes.Equal(got, want[k]) {
+				return fmt.Errorf("goroutine %d: %s gave a different result", g, jobs[k].name)
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+		}
+		return nil
+	})
 }
 
 // TestConcurrentFirstUse starts 8 goroutines on each of many new Ciphers
@@ -105,36 +94,25 @@ func TestConcurrentFirstUse(t *testing.T) {
 		src := randBytes(r, 16*3*BlockSize)
 		want := make([]byte, len(src))
 		NewECBEncrypter(ref).CryptBlocks(want, src)
-		var wg sync.WaitGroup
-		errs := make(chan error, goroutines)
-		for g := range goroutines {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := g % 2; i < 16; i += 2 {
-					in, exp := src[3*BlockSize*i:3*BlockSize*(i+1)], want[3*BlockSize*i:3*BlockSize*(i+1)]
-					got := make([]byte, len(in))
-					if g%4 < 2 {
-						for j := 0; j < len(in); j += BlockSize {
-							c.Encrypt(got[j:], in[j:])
-						}
-					} else {
-						NewECBEncrypter(c).CryptBlocks(got, in)
+		concurrently(t, goroutines, func(g int) error {
+			for i := g % 2; i < 16; i += 2 {
+				in, exp := src[3*BlockSize*i:3*BlockSize*(i+1)], want[3*BlockSize*i:3*BlockSize*(i+1)]
+				got := make([]byte, len(in))
+				if g%4 < 2 {
+					for j := 0; j < len(in); j += BlockSize {
+						c.Encrypt(got[j:], in[j:])
 					}
-					back := make([]byte, len(in))
-					NewECBDecrypter(c).CryptBlocks(back, got)
-					if !bytes.Equal(got, exp) || !bytes.Equal(back, in) {
-						errs <- fmt.Errorf("goroutine %d: blocks %d of a new Cipher (%s) differ from generic", g, 3*i, c.Implementation())
-						return
-					}
+				} else {
+					NewECBEncrypter(c).CryptBlocks(got, in)
 				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
-		}
+				back := make([]byte, len(in))
+				NewECBDecrypter(c).CryptBlocks(back, got)
+				if !bytes.Equal(got, exp) || !bytes.Equal(back, in) {
+					return fmt.Errorf("goroutine %d: blocks %d of a new Cipher (%s) differ from generic", g, 3*i, c.Implementation())
+				}
+			}
+			return nil
+		})
 	}
 }
 
@@ -172,30 +150,18 @@ func TestConcurrentAEAD(t *testing.T) {
 			for i := range want {
 				want[i] = a.Seal(nil, nonce(i), pt, ad)
 			}
-			var wg sync.WaitGroup
-			errs := make(chan error, goroutines)
-			for g := range goroutines {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for k := range rounds {
-						i := (g*5 + k*3) % nonces
-						if got := a.Seal(nil, nonce(i), pt, ad); !bytes.Equal(got, want[i]) {
-							errs <- fmt.Errorf("goroutine %d: Seal with nonce %d differs", g, i)
-							return
-						}
-						if got, err := a.Open(nil, nonce(i), want[i], ad); err != nil || !bytes.Equal(got, pt) {
-							errs <- fmt.Errorf("goroutine %d: Open with nonce %d failed: %v", g, i, err)
-							return
-						}
+			concurrently(t, goroutines, func(g int) error {
+				for k := range rounds {
+					i := (g*5 + k*3) % nonces
+					if got := a.Seal(nil, nonce(i), pt, ad); !bytes.Equal(got, want[i]) {
+						return fmt.Errorf("goroutine %d: Seal with nonce %d differs", g, i)
 					}
-				}()
-			}
-			wg.Wait()
-			close(errs)
-			for err := range errs {
-				t.Error(err)
-			}
+					if got, err := a.Open(nil, nonce(i), want[i], ad); err != nil || !bytes.Equal(got, pt) {
+						return fmt.Errorf("goroutine %d: Open with nonce %d failed: %v", g, i, err)
+					}
+				}
+				return nil
+			})
 		})
 	}
 }
@@ -219,28 +185,39 @@ func TestKtopCacheConcurrent(t *testing.T) {
 	if exhaustive() {
 		iterations = 1000000
 	}
+	concurrently(t, goroutines, func(g int) error {
+		for k := range iterations {
+			i := uint64(g+k) % blocks
+			if g%2 == 0 {
+				c.put(block(i), ktop(i))
+				continue
+			}
+			if got, ok := c.get(block(i)); ok && got != ktop(i) {
+				return fmt.Errorf("goroutine %d: block %d hit with Ktop %x, want %x", g, i, got, ktop(i))
+			}
+		}
+		return nil
+	})
+}
+
+// concurrently runs f(g) for g from 0 to n-1, each in a goroutine of its
+// own, and reports each error one returns.
+func concurrently(t *testing.T, n int, f func(g int) error) {
+	t.Helper()
 	var wg sync.WaitGroup
-	errs := make(chan error, goroutines)
-	for g := range goroutines {
+	errs := make(chan error, n)
+	for g := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := range iterations {
-				i := uint64(g+k) % blocks
-				if g%2 == 0 {
-					c.put(block(i), ktop(i))
-					continue
-				}
-				if got, ok := c.get(block(i)); ok && got != ktop(i) {
-					errs <- fmt.Errorf("goroutine %d: block %d hit with Ktop %x, want %x", g, i, got, ktop(i))
-					return
-				}
+			if err := f(g); err != nil {
+				errs <- err
 			}
 		}()
 	}
 	wg.Wait()
 	close(errs)
 	for err := range errs {
-		t.Fatal(err)
+		t.Error(err)
 	}
 }
