@@ -35,8 +35,18 @@ import (
 // xECBmin, medians of 7 runs alternating with the shift version's). Making
 // the tweaks again at the store instead of keeping them in the frame
 // measured the same.
+//
+// The halves kernels take the tweak of each half of a group, blocks 0-31
+// and 32-63, from an array, one 16-byte tweak a half: XTS over consecutive
+// sectors of 512 bytes (VeraCrypt's data units, dm-crypt's sectors), two
+// sectors a group, where the kernels above take one sector a call, a
+// padded half-empty group. Each half's registers 0 and 8 are its tweak
+// times x^l in lane l, and the others are made from them as above.
 type xtsKernel struct {
-	tweak reg.GPVirtual
+	// halves selects the kernels of a tweak a half-group, whose tweak
+	// argument is the array and moves on by two tweaks a group.
+	halves bool
+	tweak  reg.GPVirtual
 	// slot holds register 0's tweaks of the next group, and tweaks the
 	// tweaks of each register of a body's groups, in the frame. With
 	// VPCLMULQDQ, slot holds every register's tweaks of the next group.
@@ -46,9 +56,9 @@ type xtsKernel struct {
 	r0, r8 zmm
 }
 
-// xtsClmul is whether the XTS kernels being generated step each register's
-// tweaks with VPCLMULQDQ: the GFNI variants'.
-func xtsClmul() bool { return gfni }
+// clmul is whether the XTS kernel being generated steps each register's
+// tweaks with VPCLMULQDQ: the GFNI variants' of one tweak a call.
+func (o *xtsKernel) clmul() bool { return gfni && !o.halves }
 
 // The XTS kernel's constants: the shifts of the tweaks of register 0 from
 // the tweak of block 0, l in both words of lane l, and 64-l; and
@@ -68,12 +78,20 @@ func xtsConstants() {
 	xtsPoly = asmgen.Words(c, "xtsPoly", poly[:]...)
 }
 
-func (o *xtsKernel) name(dec bool) string { return direction(dec) + "XTS64AVX512" }
+func (o *xtsKernel) name(dec bool) string {
+	if o.halves {
+		return direction(dec) + "XTSHalves64AVX512"
+	}
+	return direction(dec) + "XTS64AVX512"
+}
 
-// frame is the slot (one register's tweaks, or sixteen with VPCLMULQDQ)
-// and the tweaks of the registers of two groups.
+// frame is the slot (one register's tweaks, sixteen with VPCLMULQDQ, none
+// in the halves kernels) and the tweaks of the registers of two groups.
 func (o *xtsKernel) frame() int {
-	if xtsClmul() {
+	if o.halves {
+		return groups * 16 * 64
+	}
+	if o.clmul() {
 		return 16*64 + groups*16*64
 	}
 	return 64 + groups*16*64
@@ -82,9 +100,15 @@ func (o *xtsKernel) frame() int {
 // begin puts register 0's tweaks of the first group into the slot, or with
 // VPCLMULQDQ every register's.
 func (o *xtsKernel) begin(_ *kern, slot operand.Mem) {
+	if o.halves {
+		o.tweaks = slot
+		o.tweak = c.GP64()
+		c.Load(c.Param("tweaks"), o.tweak)
+		return
+	}
 	o.slot = slot
 	o.tweaks = slot.Offset(64)
-	if xtsClmul() {
+	if o.clmul() {
 		o.tweaks = slot.Offset(16 * 64)
 	}
 	o.tweak = c.GP64()
@@ -96,7 +120,7 @@ func (o *xtsKernel) begin(_ *kern, slot operand.Mem) {
 	c.VMOVDQU64(xtsRight, right)
 	o.r0 = mulX(t, left, right)
 	c.VMOVDQA64(o.r0, o.slot)
-	if !xtsClmul() {
+	if !o.clmul() {
 		return
 	}
 	o.r8 = mulX(o.r0, operand.U8(32), nil)
@@ -163,7 +187,17 @@ func (o *xtsKernel) tweaksOf(r int) zmm {
 // moves the slot on to the next group; with VPCLMULQDQ, each register moves
 // its own.
 func (o *xtsKernel) load(src reg.Register, g, r int, white zmm) zmm {
-	if xtsClmul() {
+	if o.halves && r%8 == 0 {
+		// The half's tweak times x^l in lane l.
+		t := c.ZMM()
+		c.VBROADCASTI32X4(operand.Mem{Base: o.tweak, Disp: 16 * (2*g + r/8)}, t)
+		if r == 0 {
+			o.r0 = mulX(t, xtsLeft, xtsRight)
+		} else {
+			o.r8 = mulX(t, xtsLeft, xtsRight)
+		}
+	}
+	if o.clmul() {
 		t := c.ZMM()
 		c.VMOVDQA64(o.slot.Offset(64*r), t)
 		c.VMOVDQA64(t, o.tweaks.Offset(64*(16*g+r)))
@@ -173,7 +207,7 @@ func (o *xtsKernel) load(src reg.Register, g, r int, white zmm) zmm {
 		c.VPTERNLOGD(operand.U8(0x96), t, white, x)
 		return x
 	}
-	if r == 0 {
+	if r == 0 && !o.halves {
 		o.r0 = c.ZMM()
 		c.VMOVDQA64(o.slot, o.r0)
 		o.r8 = mulX(o.r0, operand.U8(32), nil)
@@ -198,10 +232,19 @@ func (o *xtsKernel) store(_, dst reg.Register, g, r int, x, white zmm) {
 
 func (o *xtsKernel) endGroup() {}
 
-func (o *xtsKernel) next(int) {}
+// next moves the halves kernels' tweaks on by n groups.
+func (o *xtsKernel) next(n int) {
+	if o.halves {
+		c.ADDQ(operand.U32(32*n), o.tweak)
+	}
+}
 
-// end stores the tweak of the block after the last, lane 0 of the slot.
+// end stores the tweak of the block after the last, lane 0 of the slot:
+// the halves kernels have none to store.
 func (o *xtsKernel) end() {
+	if o.halves {
+		return
+	}
 	x := c.XMM()
 	c.VMOVDQA64(o.slot, x)
 	c.VMOVDQU64(x, operand.Mem{Base: o.tweak})

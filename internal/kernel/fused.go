@@ -18,3 +18,18 @@ const smallTail = 4
 // no shorter one, so that short messages pay nothing for them (CTR of 16
 // bytes ran at 0.95x without such a check).
 const FusedMin = (smallTail + 1) * BlockSize
+
+// XTSHalf is how many blocks each tweak of Cipher.XTSHalves covers: half a
+// group, 512 bytes, a disk sector.
+const XTSHalf = FusedGroup / 2
+
+// TimesX returns the XTS tweak t (t[1]<<64 | t[0]) times x^k in GF(2^128),
+// modulo x^128 + x^7 + x^2 + x + 1, for k from 1 to 63, without branching
+// on t: the 128-bit shift by k, and the k bits shifted out, o, back as o
+// times x^7 + x^2 + x + 1.
+func TimesX(t [2]uint64, k uint) [2]uint64 {
+	o := t[1] >> (64 - k)
+	lo := t[0]<<k ^ o ^ o<<1 ^ o<<2 ^ o<<7
+	hi := (t[1]<<k | t[0]>>(64-k)) ^ o>>63 ^ o>>62 ^ o>>57
+	return [2]uint64{lo, hi}
+}

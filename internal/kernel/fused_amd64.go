@@ -60,6 +60,34 @@ func (c *Cipher) XTSGroups(dst, src []byte, tweak *[2]uint64, dec bool) int {
 	return c.fused(fusedXTSEnc, dst, src, tweak, nil)
 }
 
+// XTSHalves encrypts or decrypts in XTS mode the whole groups of 64
+// blocks at the start of src into dst (which may be src), each half of a
+// group, XTSHalf blocks, with a tweak of its own: block i of half h with
+// the tweak T·x^i in GF(2^128), T the 128-bit little-endian integer
+// tweaks[h][1]<<64 | tweaks[h][0]. It takes as many groups as src holds
+// and tweaks has pairs for, and returns how many bytes it did: none unless
+// c's bulk kernel has kernels that make the tweaks and XOR them in
+// themselves (avx512-vbmi, avx512-gfni). The caller does the rest.
+func (c *Cipher) XTSHalves(dst, src []byte, tweaks [][2]uint64, dec bool) int {
+	n := min(len(src)/(FusedGroup*BlockSize), len(tweaks)/2)
+	if !c.Fused() || n == 0 {
+		return 0
+	}
+	_ = dst[n*FusedGroup*BlockSize-1]
+	gfni := c.Head() == AVX512GFNI
+	switch {
+	case !dec && gfni:
+		encryptXTSHalves64AVX512GFNI(c.ks, &dst[0], &src[0], n, &tweaks[0])
+	case !dec:
+		encryptXTSHalves64AVX512(c.ks, &dst[0], &src[0], n, &tweaks[0])
+	case gfni:
+		decryptXTSHalves64AVX512GFNI(c.ks, &dst[0], &src[0], n, &tweaks[0])
+	default:
+		decryptXTSHalves64AVX512(c.ks, &dst[0], &src[0], n, &tweaks[0])
+	}
+	return n * FusedGroup * BlockSize
+}
+
 // The fused mode kernels, for fused and fused64.
 const (
 	fusedCTR = iota
@@ -106,7 +134,7 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv *[BlockSize]by
 	case fusedCBC, fusedCFB:
 		copy(iv[:], src[end-BlockSize:end])
 	default:
-		*ctr = timesX(before, uint(r))
+		*ctr = TimesX(before, uint(r))
 	}
 	copy(dst[i:end], buf[:])
 	return end
@@ -149,17 +177,6 @@ func (c *Cipher) fused64(m int, dst, src *byte, n int, ctr *[2]uint64, iv *[Bloc
 func (p *Plan) padsTail(n int) bool {
 	r := n % p.Bulk.Blocks
 	return r > smallTail && (p.From == 0 || p.bulkBlocks(n) == n)
-}
-
-// timesX returns the XTS tweak t (t[1]<<64 | t[0]) times x^k in GF(2^128),
-// modulo x^128 + x^7 + x^2 + x + 1, for k from 1 to 63, without branching
-// on t: the 128-bit shift by k, and the k bits shifted out, o, back as o
-// times x^7 + x^2 + x + 1.
-func timesX(t [2]uint64, k uint) [2]uint64 {
-	o := t[1] >> (64 - k)
-	lo := t[0]<<k ^ o ^ o<<1 ^ o<<2 ^ o<<7
-	hi := (t[1]<<k | t[0]>>(64-k)) ^ o>>63 ^ o>>62 ^ o>>57
-	return [2]uint64{lo, hi}
 }
 
 // Fused reports whether c's bulk kernel has the fused mode kernels of

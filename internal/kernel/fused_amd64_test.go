@@ -242,6 +242,63 @@ func TestFusedGroupsAssembly(t *testing.T) {
 	})
 }
 
+// xtsHalvesRef is XTSHalves in Go over ref: half h of src, XTSHalf blocks,
+// through xtsRef with the tweak tweaks[h].
+func xtsHalvesRef(ref *Cipher, dst, src []byte, tweaks [][2]uint64, dec bool) {
+	const half = XTSHalf * BlockSize
+	for h := 0; h < len(src)/half; h++ {
+		xtsRef(ref, dst[half*h:half*(h+1)], src[half*h:half*(h+1)], tweaks[h][0], tweaks[h][1], dec)
+	}
+}
+
+// TestXTSHalves compares the XTS kernels of a tweak a half-group with XTS
+// in Go around the generic kernel, half by half: from zero to three
+// groups, with as many tweaks as the groups need, one more, and one fewer
+// (the kernels take the groups that both src and the tweaks cover, and
+// must leave the rest of dst alone), in place and not, at every offset of
+// the buffers modulo 8.
+func TestXTSHalves(t *testing.T) {
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		r := testRand(t)
+		for _, bits := range []int{128, 256} {
+			key := randBytes(r, bits/8)
+			c, ref := newCipher(key, kern), newCipher(key, Generic)
+			for groups := range 4 {
+				for _, extra := range []int{-1, 0, 1} {
+					nt := max(2*groups+extra, 0)
+					done := min(groups, nt/2) * FusedGroup * BlockSize
+					tweaks := make([][2]uint64, nt)
+					for i := range tweaks {
+						tweaks[i] = [2]uint64{r.Uint64(), r.Uint64()}
+					}
+					for _, inPlace := range []bool{false, true} {
+						for _, dec := range []bool{false, true} {
+							off := r.IntN(8)
+							what := fmt.Sprintf("%d-bit key, %d groups, %d tweaks, in place %v, decrypt %v", bits, groups, nt, inPlace, dec)
+							src := randBytes(r, groups*FusedGroup*BlockSize+off)[off:]
+							fill := randBytes(r, len(src))
+							want := bytes.Clone(fill)
+							xtsHalvesRef(ref, want[:done], src[:done], tweaks, dec)
+							got := append(make([]byte, off, off+len(src)), fill...)[off:]
+							in := src
+							if inPlace {
+								copy(got[:done], src)
+								in = got
+							}
+							if m := c.XTSHalves(got, in, tweaks, dec); m != done {
+								t.Fatalf("%s: XTSHalves did %d bytes, want %d", what, m, done)
+							}
+							if !bytes.Equal(got, want) {
+								t.Fatalf("%s: differs from XTS in Go, half by half", what)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
 // TestCTRGroupsCarry checks the CTR kernel's counter where it carries: from
 // 2^(8j)-1-k for every byte position j of the 128-bit counter (j = 16 is
 // the wrap of the whole counter to zero, j = 8 the carry from the low
@@ -312,8 +369,10 @@ func TestFusedGroupsDecline(t *testing.T) {
 		dst := make([]byte, len(src))
 		var ctr [2]uint64
 		var iv [BlockSize]byte
+		tweaks := make([][2]uint64, 4)
 		if c.CTRGroups(dst, src, &ctr) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 || c.CFBDecryptGroups(dst, src, &iv) != 0 ||
-			c.XTSGroups(dst, src, &ctr, false) != 0 || c.XTSGroups(dst, src, &ctr, true) != 0 {
+			c.XTSGroups(dst, src, &ctr, false) != 0 || c.XTSGroups(dst, src, &ctr, true) != 0 ||
+			c.XTSHalves(dst, src, tweaks, false) != 0 || c.XTSHalves(dst, src, tweaks, true) != 0 {
 			t.Errorf("%s: a fused mode took blocks", k.Name)
 		}
 		if !bytes.Equal(dst, make([]byte, len(src))) || ctr != [2]uint64{} || iv != [BlockSize]byte{} {

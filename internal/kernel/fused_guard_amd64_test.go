@@ -5,12 +5,14 @@ package kernel
 import (
 	"bytes"
 	"testing"
+	"unsafe"
 
 	"github.com/twofish-go/twofish/internal/guardpage"
 )
 
 // TestFusedGuardPages runs the fused CTR, CBC and CFB decryption and XTS
-// kernels over buffers that touch an inaccessible page on either side, for
+// kernels (and XTS's of a tweak a half-group, their tweaks flush against a
+// guard page too) over buffers that touch an inaccessible page on either side, for
 // zero, one and two groups, and runs that end in a padded group: a kernel
 // that reads or writes one byte outside the blocks it is given (the CBC
 // and CFB kernels read the block before each group but the first) crashes
@@ -23,6 +25,9 @@ func TestFusedGuardPages(t *testing.T) {
 		c, ref := newCipher(key, kern), newCipher(key, Generic)
 		a := guardpage.New(t, maxGroups*FusedGroup*BlockSize)
 		b := guardpage.New(t, maxGroups*FusedGroup*BlockSize)
+		// XTSHalves's tweaks, flush against a guard page after them.
+		tp := guardpage.New(t, 2*maxGroups*BlockSize).AtEnd(2 * maxGroups * BlockSize)
+		tweakPage := unsafe.Slice((*[2]uint64)(unsafe.Pointer(&tp[0])), 2*maxGroups)
 		for _, n := range []int{0, FusedGroup, 2 * FusedGroup, smallTail + 1, FusedGroup - 1, FusedGroup + 37} {
 			// The guard pages are flush against the blocks the kernels
 			// take.
@@ -56,6 +61,20 @@ func TestFusedGuardPages(t *testing.T) {
 					c.XTSGroups(place.Dst, place.Dst, &tw, dec)
 					if !bytes.Equal(place.Dst, want) {
 						t.Fatalf("%d blocks, %s, decrypt %v: XTS differs from XTS in Go", n, place.Name, dec)
+					}
+					if n%FusedGroup != 0 {
+						continue
+					}
+					// The halves kernels, their tweaks against a guard page
+					// too.
+					tweaks := tweakPage[len(tweakPage)-2*n/FusedGroup:]
+					for i := range tweaks {
+						tweaks[i] = [2]uint64{r.Uint64(), r.Uint64()}
+					}
+					xtsHalvesRef(ref, want, place.Dst, tweaks, dec)
+					c.XTSHalves(place.Dst, place.Dst, tweaks, dec)
+					if !bytes.Equal(place.Dst, want) {
+						t.Fatalf("%d blocks, %s, decrypt %v: XTS of a tweak a half-group differs from XTS in Go", n, place.Name, dec)
 					}
 				}
 			}

@@ -78,6 +78,21 @@ func encryptXTS64AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
 //go:noescape
 func decryptXTS64AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
 
+// encryptXTSHalves64AVX512 is XTS's encryption of n groups of 64 blocks
+// whose halves, blocks 0-31 and 32-63 of a group, each have a tweak of
+// their own: block i of half h is whitened with tweaks[h]·x^i, as
+// encryptXTS64AVX512's blocks with *tweak. It reads 2n tweaks and writes
+// none. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptXTSHalves64AVX512(ks *Schedule, dst, src *byte, n int, tweaks *[2]uint64)
+
+// decryptXTSHalves64AVX512 is XTS's decryption of n groups of 64 blocks, as
+// encryptXTSHalves64AVX512. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptXTSHalves64AVX512(ks *Schedule, dst, src *byte, n int, tweaks *[2]uint64)
+
 // encryptBlocks4AVX512 encrypts n blocks from src to dst, four at a time,
 // one in each 128-bit lane: for short tails, and avx512-vbmi's single
 // blocks (avx512-gfni has a kernel of its own for those,
@@ -193,6 +208,12 @@ func encryptXTS64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint6
 
 //go:noescape
 func decryptXTS64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+//go:noescape
+func encryptXTSHalves64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweaks *[2]uint64)
+
+//go:noescape
+func decryptXTSHalves64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweaks *[2]uint64)
 
 //go:noescape
 func encryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)
