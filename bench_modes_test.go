@@ -192,3 +192,41 @@ func benchmarkModeVsECB(b *testing.B, f, ecb func([]byte), size int) {
 	b.ReportMetric(float64(tECB)/float64(tMode), "xECB")
 	b.ReportMetric(float64(minECB)/float64(minMode), "xECBmin")
 }
+
+// BenchmarkXTSSectors encrypts 64 KiB of consecutive sectors of 512 and
+// 4096 bytes with NewXTS's XTS, sector by sector through Encrypt (way=one)
+// and all at once through EncryptSectors (way=sectors), and with
+// x/crypto/xts over x/crypto/twofish sector by sector (impl=xcrypto):
+//
+//	go test -run '^$' -bench XTSSectors -count 5 .
+func BenchmarkXTSSectors(b *testing.B) {
+	key := make([]byte, 64)
+	key[0] = 1
+	x, _ := NewXTS(key)
+	xc, _ := xts.NewCipher(func(k []byte) (cipher.Block, error) { return xtwofish.NewCipher(k) }, key)
+	buf := make([]byte, 64<<10)
+	for _, size := range []int{512, 4096} {
+		oneByOne := func(f func(dst, src []byte, sector uint64)) func() {
+			return func() {
+				for i := 0; i < len(buf); i += size {
+					f(buf[i:i+size], buf[i:i+size], uint64(i/size))
+				}
+			}
+		}
+		for _, w := range []struct {
+			name string
+			run  func()
+		}{
+			{"impl=auto/way=sectors", func() { x.EncryptSectors(buf, buf, size, 0) }},
+			{"impl=auto/way=one", oneByOne(x.Encrypt)},
+			{"impl=xcrypto/way=one", oneByOne(xc.Encrypt)},
+		} {
+			b.Run(fmt.Sprintf("sector=%d/%s", size, w.name), func(b *testing.B) {
+				b.SetBytes(int64(len(buf)))
+				for b.Loop() {
+					w.run()
+				}
+			})
+		}
+	}
+}

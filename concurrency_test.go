@@ -45,6 +45,7 @@ func TestConcurrentUse(t *testing.T) {
 	jobs = append(jobs,
 		job{"XTS-enc", func() []byte { out := make([]byte, len(src)); x.Encrypt(out, src, 9); return out }},
 		job{"XTS-dec", func() []byte { out := make([]byte, len(src)); x.Decrypt(out, src, 9); return out }},
+		job{"XTS-sectors", func() []byte { out := make([]byte, len(blocks)); x.EncryptSectors(out, blocks, 512, 9); return out }},
 		job{"Encrypt", func() []byte { out := make([]byte, BlockSize); c.Encrypt(out, src); return out }},
 	)
 	want := make([][]byte, len(jobs))

@@ -74,5 +74,15 @@ func checkGuardPagesModes(t *testing.T, newCiphers func(key []byte) (*Cipher, *X
 			x.Decrypt(dst2, src2, uint64(n))
 			x.Encrypt(src, src, uint64(n))
 		}
+		if n%BlockSize == 0 {
+			// Sectors of a block, and of 512 bytes where they fit.
+			size := BlockSize
+			if n%halfBytes == 0 {
+				size = halfBytes
+			}
+			x.EncryptSectors(dst, src, size, uint64(n))
+			x.DecryptSectors(dst2, src2, size, uint64(n))
+			x.EncryptSectors(src, src, size, uint64(n))
+		}
 	}
 }

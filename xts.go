@@ -79,17 +79,122 @@ func (x *XTS) Decrypt(plaintext, ciphertext []byte, sectorNum uint64) {
 	x.crypt(plaintext[:len(ciphertext)], ciphertext, sectorNum, true)
 }
 
-func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
+// EncryptSectors encrypts consecutive sectors of sectorSize bytes from
+// plaintext into ciphertext, sector i with the sector number firstSector+i
+// (modulo 2^64), as Encrypt would one sector at a time. sectorSize must be
+// a positive multiple of the block size and plaintext a whole number of
+// sectors; ciphertext must be at least as long and overlap it entirely or
+// not at all.
+//
+// It encrypts the sectors' tweaks together, and where the kernels make the
+// tweaks themselves (avx512-vbmi, avx512-gfni) and sectorSize is a
+// multiple of 512, it gives them two 512-byte sectors, or halves of
+// sectors, a group of 64 blocks, where Encrypt pads a 512-byte sector into
+// a group of its own: XTS over 512-byte sectors, VeraCrypt's data units,
+// then runs 2.1x as fast as Encrypt sector by sector (Zen 5,
+// BenchmarkXTSSectors).
+func (x *XTS) EncryptSectors(ciphertext, plaintext []byte, sectorSize int, firstSector uint64) {
+	if len(ciphertext) < len(plaintext) {
+		panic("xts: ciphertext is smaller than plaintext")
+	}
+	x.sectors(ciphertext[:len(plaintext)], plaintext, sectorSize, firstSector, false)
+}
+
+// DecryptSectors decrypts consecutive sectors of sectorSize bytes from
+// ciphertext into plaintext, as EncryptSectors encrypts them.
+func (x *XTS) DecryptSectors(plaintext, ciphertext []byte, sectorSize int, firstSector uint64) {
+	if len(plaintext) < len(ciphertext) {
+		panic("xts: plaintext is smaller than ciphertext")
+	}
+	x.sectors(plaintext[:len(ciphertext)], ciphertext, sectorSize, firstSector, true)
+}
+
+// xtsSectors is how many sectors' tweaks EncryptSectors and DecryptSectors
+// encrypt in one call of the tweak Cipher, and xtsHalves how many tweaks
+// of 512-byte halves of groups they give the data Cipher's kernels at once
+// (64 KiB).
+const (
+	xtsSectors = 64
+	xtsHalves  = 128
+)
+
+// halfBytes is a half-group of kernel.Cipher.XTSHalves: 512 bytes.
+const halfBytes = kernel.XTSHalf * BlockSize
+
+func (x *XTS) sectors(dst, src []byte, size int, sector uint64, decrypt bool) {
+	x.check(dst, src)
+	if size <= 0 || size%BlockSize != 0 {
+		panic("xts: sector size is not a positive multiple of the block size")
+	}
+	if len(src)%size != 0 {
+		panic("xts: input is not a whole number of sectors")
+	}
+	// halves is how many 512-byte halves of groups a sector has, if the
+	// kernels of a tweak a half take them.
+	halves := 0
+	if size%halfBytes == 0 && size/halfBytes <= xtsHalves && x.data.k.Fused() {
+		halves = size / halfBytes
+	}
+	var tb [xtsSectors * BlockSize]byte
+	var hs [xtsHalves][2]uint64
+	tc := blocks{c: x.tweak}
+	for len(src) > 0 {
+		k := min(len(src)/size, xtsSectors)
+		if halves > 0 {
+			k = min(k, xtsHalves/halves)
+		}
+		n := k * size
+		ts := tb[:k*BlockSize]
+		for i := range k {
+			binary.LittleEndian.PutUint64(ts[BlockSize*i:], sector+uint64(i))
+			binary.LittleEndian.PutUint64(ts[BlockSize*i+8:], 0)
+		}
+		if k == 1 {
+			tc.encryptOnce(ts, ts)
+		} else {
+			tc.encryptBlocks(ts, ts)
+		}
+		if halves == 0 {
+			for i := range k {
+				t := tweak{binary.LittleEndian.Uint64(ts[BlockSize*i:]), binary.LittleEndian.Uint64(ts[BlockSize*i+8:])}
+				x.run(dst[size*i:size*(i+1)], src[size*i:size*(i+1)], t, decrypt)
+			}
+		} else {
+			// Sector i's half j has the tweak T·x^(32j), T its tweak.
+			for i := range k {
+				t := [2]uint64{binary.LittleEndian.Uint64(ts[BlockSize*i:]), binary.LittleEndian.Uint64(ts[BlockSize*i+8:])}
+				for j := range halves {
+					hs[halves*i+j] = t
+					t = kernel.TimesX(t, kernel.XTSHalf)
+				}
+			}
+			done := x.data.k.XTSHalves(dst[:n], src[:n], hs[:k*halves], decrypt)
+			if done < n {
+				// An odd number of halves leaves the last one.
+				t := hs[done/halfBytes]
+				x.run(dst[done:n], src[done:n], tweak{t[0], t[1]}, decrypt)
+			}
+		}
+		dst, src = dst[n:], src[n:]
+		sector += uint64(k)
+	}
+}
+
+// check panics if x has no key or dst and src overlap inexactly.
+func (x *XTS) check(dst, src []byte) {
 	if x.data == nil {
 		panic("twofish: use of an XTS without a key (make one with NewXTS)")
-	}
-	if len(src) < BlockSize {
-		panic("xts: input shorter than one block")
 	}
 	if alias.InexactOverlap(dst, src) {
 		panic("xts: invalid buffer overlap")
 	}
-	var t tweak
+}
+
+func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
+	x.check(dst, src)
+	if len(src) < BlockSize {
+		panic("xts: input shorter than one block")
+	}
 	var tb [BlockSize]byte
 	binary.LittleEndian.PutUint64(tb[:], sectorNum)
 	// The tweak is a block of the mode's setup, one a sector: a new key
@@ -97,8 +202,12 @@ func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	// kernel of single blocks (see NewCipher).
 	tc := blocks{c: x.tweak}
 	tc.encryptOnce(tb[:], tb[:])
-	t.lo, t.hi = binary.LittleEndian.Uint64(tb[:]), binary.LittleEndian.Uint64(tb[8:])
+	x.run(dst, src, tweak{binary.LittleEndian.Uint64(tb[:]), binary.LittleEndian.Uint64(tb[8:])}, decrypt)
+}
 
+// run encrypts or decrypts a sector of at least one block from src into
+// dst with the tweak t of its first block.
+func (x *XTS) run(dst, src []byte, t tweak, decrypt bool) {
 	// Whole blocks, less the last one when stealing ciphertext.
 	tail := len(src) % BlockSize
 	bulk := len(src) - tail

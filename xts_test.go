@@ -5,6 +5,7 @@ package twofish
 import (
 	"bytes"
 	"crypto/cipher"
+	"fmt"
 	"testing"
 
 	xtwofish "golang.org/x/crypto/twofish"
@@ -97,6 +98,84 @@ func TestXTSStealing(t *testing.T) {
 	if !bytes.Equal(got[3*BlockSize:], whole[2*BlockSize:2*BlockSize+5]) {
 		t.Error("the short final block is not the head of the last whole block's encryption")
 	}
+}
+
+// TestXTSSectors checks that EncryptSectors and DecryptSectors give what
+// Encrypt and Decrypt give sector by sector, for every implementation and
+// NewXTS's and NewXTSConstantTime's plans: sectors of one block, of 48
+// bytes, of 256 bytes (not whole halves of a group), of 512, 1536 and 4096
+// bytes (whole halves, an odd and an even number a sector), in runs of
+// sectors around the batches' and the groups' edges, in place and not,
+// with sector numbers that wrap past 2^64.
+func TestXTSSectors(t *testing.T) {
+	type maker struct {
+		name string
+		new  func(key []byte) (*XTS, error)
+	}
+	makers := []maker{{"NewXTS", NewXTS}, {"NewXTSConstantTime", NewXTSConstantTime}}
+	for _, impl := range Implementations() {
+		if impl.Supported {
+			makers = append(makers, maker{impl.Name, func(key []byte) (*XTS, error) { return NewXTSImpl(key, impl.Name) }})
+		}
+	}
+	for _, m := range makers {
+		t.Run(m.name, func(t *testing.T) {
+			r := testRand(t)
+			x, err := m.new(randBytes(r, 64))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, size := range []int{BlockSize, 48, 256, 512, 1536, 4096} {
+				counts := []int{0, 1, 2, 3, xtsSectors + 1}
+				if size <= 512 {
+					counts = append(counts, xtsHalves+3)
+				}
+				for _, count := range counts {
+					first := r.Uint64()
+					if r.IntN(2) == 0 {
+						first = ^uint64(0) - uint64(r.IntN(count+1))
+					}
+					what := fmt.Sprintf("%d sectors of %d bytes from sector %d", count, size, first)
+					src := randBytes(r, count*size)
+					want := make([]byte, len(src))
+					for i := range count {
+						x.Encrypt(want[size*i:size*(i+1)], src[size*i:size*(i+1)], first+uint64(i))
+					}
+					got := make([]byte, len(src))
+					x.EncryptSectors(got, src, size, first)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%s: EncryptSectors differs from Encrypt sector by sector", what)
+					}
+					x.DecryptSectors(got, got, size, first)
+					if !bytes.Equal(got, src) {
+						t.Fatalf("%s: DecryptSectors in place does not invert EncryptSectors", what)
+					}
+					back := make([]byte, len(src))
+					x.DecryptSectors(back, want, size, first)
+					if !bytes.Equal(back, src) {
+						t.Fatalf("%s: DecryptSectors does not invert EncryptSectors", what)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestXTSSectorsMisuse(t *testing.T) {
+	x, _ := NewXTS(make([]byte, 32))
+	buf := make([]byte, 1024)
+	for _, size := range []int{0, -16, 15, 24, 520} {
+		expectPanic(t, "xts: sector size is not a positive multiple of the block size", func() { x.EncryptSectors(buf, buf[:512], size, 0) })
+		expectPanic(t, "xts: sector size is not a positive multiple of the block size", func() { x.DecryptSectors(buf, buf[:512], size, 0) })
+	}
+	expectPanic(t, "xts: input is not a whole number of sectors", func() { x.EncryptSectors(buf, buf[:768], 512, 0) })
+	expectPanic(t, "xts: input is not a whole number of sectors", func() { x.DecryptSectors(buf, buf[:16], 512, 0) })
+	expectPanic(t, "xts: ciphertext is smaller than plaintext", func() { x.EncryptSectors(buf[:256], buf[512:], 256, 0) })
+	expectPanic(t, "xts: plaintext is smaller than ciphertext", func() { x.DecryptSectors(buf[:16], buf[512:], 256, 0) })
+	expectPanic(t, "xts: invalid buffer overlap", func() { x.EncryptSectors(buf[16:], buf[:512], 512, 0) })
+	expectPanic(t, "xts: invalid buffer overlap", func() { x.DecryptSectors(buf[:512], buf[16:528], 512, 0) })
+	x.EncryptSectors(buf, buf, 512, 1) // in place is fine
+	x.EncryptSectors(nil, nil, 512, 1) // and so are no sectors
 }
 
 func TestXTSMisuse(t *testing.T) {

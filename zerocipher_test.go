@@ -44,4 +44,6 @@ func TestZeroCipherFailsClosed(t *testing.T) {
 	buf := make([]byte, 2*BlockSize)
 	expectPanic(t, xtsNoKey, func() { x.Encrypt(buf, buf, 0) })
 	expectPanic(t, xtsNoKey, func() { x.Decrypt(buf, buf, 0) })
+	expectPanic(t, xtsNoKey, func() { x.EncryptSectors(buf, buf, BlockSize, 0) })
+	expectPanic(t, xtsNoKey, func() { x.DecryptSectors(buf, buf, BlockSize, 0) })
 }

@@ -105,16 +105,21 @@ func (cr *crypter) process(j *job) {
 	case cfg.mode == "ctr":
 		twofish.NewCTR(cr.block, counterAt(cfg.iv, j.off)).XORKeyStream(b, b)
 	case cfg.mode == "xts":
+		// The whole sectors together, then a short last one.
 		sector := cfg.sector + uint64(j.off/int64(cfg.sectorSize))
-		for len(b) > 0 {
-			n := min(len(b), cfg.sectorSize)
+		whole := len(b) - len(b)%cfg.sectorSize
+		if cfg.decrypt {
+			cr.xts.DecryptSectors(b[:whole], b[:whole], cfg.sectorSize, sector)
+		} else {
+			cr.xts.EncryptSectors(b[:whole], b[:whole], cfg.sectorSize, sector)
+		}
+		if whole < len(b) {
+			sector += uint64(whole / cfg.sectorSize)
 			if cfg.decrypt {
-				cr.xts.Decrypt(b[:n], b[:n], sector)
+				cr.xts.Decrypt(b[whole:], b[whole:], sector)
 			} else {
-				cr.xts.Encrypt(b[:n], b[:n], sector)
+				cr.xts.Encrypt(b[whole:], b[whole:], sector)
 			}
-			b = b[n:]
-			sector++
 		}
 	case cr.serial != nil:
 		cr.serial.CryptBlocks(b, b)
