@@ -5,9 +5,9 @@
 # binary of internal/kernel statically and runs, inside Bochs 2.7 (cpu
 # model tigerlake), the known-answer tests, a prefix of the Monte Carlo
 # tests (-short), the differential test against generic, the single-block
-# entry points, the guard-page tests and the fused CTR, CBC, CFB, XTS and
-# OCB kernels against the modes in Go (trimmed by -short), all for
-# avx512-vbmi alone, and the
+# entry points, the guard-page tests and the fused CTR, CBC, CFB, XTS (of
+# one tweak a call and of a tweak a half-group) and OCB kernels against
+# the modes in Go (trimmed by -short), all for avx512-vbmi alone, and the
 # plan that the policy makes for AVX-512 CPUs (avx512-vbmi for long runs,
 # the table kernels for short runs and single blocks, their tables built
 # on use by tablesFromSlicedAVX512), with
@@ -58,7 +58,7 @@ CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go test -c -o "$W/twofish.test" ./internal
 mkdir -p "$W/work"
 
 tests='TestKnownAnswers|TestMonteCarlo|TestDifferential|TestSingleBlocks|TestGuardPages|TestRequiredKernels|TestPlans|TestPlanSingleBlocks|TestTablesOnUse'
-tests=$tests'|TestFusedGroupsAssembly|TestCTRGroupsCarry|TestFusedGuardPages|TestOCBGroupsAssembly'
+tests=$tests'|TestFusedGroupsAssembly|TestCTRGroupsCarry|TestXTSHalves|TestFusedGuardPages|TestOCBGroupsAssembly'
 run="^($tests)\$/^(avx512-vbmi|[A-Z]+_[DE]_M)\$/^(avx512-vbmi|key=[0-9]+)\$"
 # Go's runtime uses AVX-512 with GFNI itself: since Go 1.26 its garbage
 # collector scans spans with VGF2P8AFFINEQB where the CPU has GFNI,
@@ -83,7 +83,7 @@ grep -q '^\[bochs\] @@GUEST flags:.*avx512vbmi' "$W/out.txt" || { echo "FAIL: th
 for t in TestKnownAnswers/avx512-vbmi TestMonteCarlo/ECB_E_M/avx512-vbmi TestMonteCarlo/ECB_D_M/avx512-vbmi \
   TestMonteCarlo/CBC_E_M/avx512-vbmi TestMonteCarlo/CBC_D_M/avx512-vbmi TestDifferential/avx512-vbmi \
   TestSingleBlocks/avx512-vbmi TestGuardPages/avx512-vbmi TestPlans/avx512-vbmi TestPlanSingleBlocks/avx512-vbmi \
-  TestFusedGroupsAssembly/avx512-vbmi TestCTRGroupsCarry/avx512-vbmi TestFusedGuardPages/avx512-vbmi \
+  TestFusedGroupsAssembly/avx512-vbmi TestCTRGroupsCarry/avx512-vbmi TestXTSHalves/avx512-vbmi TestFusedGuardPages/avx512-vbmi \
   TestOCBGroupsAssembly/avx512-vbmi \
   TestRequiredKernels; do
   grep -q -- "--- PASS: $t " "$W/out.txt" || { echo "FAIL: no PASS line for $t"; fail=1; }
