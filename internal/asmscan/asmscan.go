@@ -13,7 +13,7 @@
 // or from memory (CMPQ (AX), BX). So every address (a general-purpose base
 // and index register plus a constant) and every conditional branch or
 // move depends on public values only, whatever the vector registers hold;
-// and no instruction of variable latency (DIV, SQRT) runs.
+// and no instruction of variable latency (DIV, floating point) runs.
 //
 // It does not follow values through memory: a store of a vector register
 // and a load of it into a general-purpose register is a load from memory,
@@ -81,9 +81,12 @@ var (
 	// Instructions that move vector or mask data into the flags, or that
 	// address memory by vector.
 	dataToFlagsOrAddress = regexp.MustCompile(`^(V?PTEST$|VTEST|KORTEST|KTEST|V?U?COMIS|VP?GATHER|VP?SCATTER)`)
-	// Instructions whose latency depends on their operands: division and
-	// square root, integer or floating-point, scalar or vector.
-	variableLatency = regexp.MustCompile(`^(I?DIV[BWLQ]?|V?(DIV|SQRT)[PS][SDH])$`)
+	// Instructions whose latency depends on their operands: integer
+	// division, and floating-point arithmetic, scalar or vector (division
+	// and square root everywhere, the others on subnormal operands on
+	// many CPUs). No constant-time code of this module uses floating
+	// point.
+	variableLatency = regexp.MustCompile(`^(I?DIV[BWLQ]?|V?(ADD|SUB|MUL|DIV|SQRT|MIN|MAX|RCP(14|28)?|RSQRT(14|28)?|ADDSUB|H(ADD|SUB)|DP|GETEXP|GETMANT|RNDSCALE|REDUCE|SCALEF|ROUND)[PS][SDH]|VFN?M(ADD|SUB)(ADD|SUB)?(132|213|231)[PS][SDH])$`)
 	// Instructions that write a general-purpose register or the flags
 	// without naming it last, from memory or vector data: the string
 	// instructions, XLAT, the string comparisons of SSE4.2 (flags and CX

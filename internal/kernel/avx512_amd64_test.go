@@ -29,7 +29,7 @@ import (
 //     so every conditional branch tests public values, and there is no
 //     CALL or indirect jump;
 //   - no instruction has a latency that depends on its operands (DIV,
-//     IDIV, DIVPS, SQRTPD).
+//     IDIV, and floating-point arithmetic: DIVPS, SQRTPD, MULPS...).
 //
 // internal/asmscan states and applies the rule.
 //
