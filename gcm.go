@@ -119,7 +119,7 @@ func (g *gcm) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 	// does.
 	g.crypt(out, ciphertext, &counter, &y, &tagMask, true)
 	g.finish(&y, &tagMask, len(additionalData), len(ciphertext))
-	if subtle.ConstantTimeCompare(y[:g.tagSize], tag) != 1 {
+	if subtle.ConstantTimeCompare(y[:g.tagSize], tag) != 1 { // ctgrind: the verdict
 		clear(out)
 		return nil, errOpen
 	}

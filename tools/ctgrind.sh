@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The constant-time check by taint tracking (tools/ctgrind): builds the
 # program with -tags valgrind natively (avx2-ct, PCLMULQDQ GHASH, AVX2 OCB
-# offsets: what valgrind's emulated CPU, which has no AVX-512, runs) and
+# offsets: what valgrind's emulated CPU, which has no AVX-512, runs; then,
+# with GODEBUG=cpu.avx=off, generic-ct with the SSE2 OCB offsets) and
 # with -tags purego (generic-ct, portable GHASH), runs each under valgrind's
 # memcheck with secrets marked undefined, and classifies every report by the
 # rule of tools/ctgrind/classify.go. It fails on a report in the
@@ -31,10 +32,12 @@ export GOGC=off GODEBUG=cpu.rdtscp=off,asyncpreemptoff=1
 
 failed=0
 attempts=3
-run() { # run NAME TAGS EXPECT...: EXPECT are patterns (grep -E) the program must print
+run() { # [godebug=OPTIONS] run NAME TAGS EXPECT...: EXPECT are patterns (grep -E) the program must print; OPTIONS are added to GODEBUG
   local name=$1 tags=$2; shift 2
+  local GODEBUG=$GODEBUG${godebug:+,$godebug}
+  export GODEBUG
   local bin=$tmp/ctgrind-$name xml=$tmp/$name.xml out=$tmp/$name.out
-  echo "=== ctgrind ($name: go build -tags $tags${experiment:+, GOEXPERIMENT=$experiment})"
+  echo "=== ctgrind ($name: go build -tags $tags${experiment:+, GOEXPERIMENT=$experiment}${godebug:+, GODEBUG $godebug})"
   GOEXPERIMENT=$experiment go build -tags "$tags" -o "$bin" ./tools/ctgrind || fail "$name: build"
   local attempt rc
   for ((attempt = 1; attempt <= attempts; attempt++)); do
@@ -70,6 +73,11 @@ native=()
 if grep -qw avx2 /proc/cpuinfo; then native+=("constant-time block avx2-ct," "bulk avx2-ct," "OCB offsets avx2," "key schedule avx2$"); fi
 if grep -qw pclmulqdq /proc/cpuinfo; then native+=("GHASH (pclmulqdq|avx2-vpclmulqdq),"); fi
 run native valgrind "${native[@]}"
+# Without AVX (the CPUs that avx2-ct cannot serve): generic-ct, and OCB's
+# SSE2 offsets, which no other run reaches.
+sse=("constant-time block generic-ct," "OCB offsets sse2," "key schedule generic$")
+if grep -qw pclmulqdq /proc/cpuinfo; then sse+=("GHASH pclmulqdq,"); fi
+godebug=cpu.avx=off run sse valgrind "${sse[@]}"
 run purego valgrind,purego "constant-time block generic-ct," "bulk generic-ct," "GHASH generic," "key schedule generic$"
 
 if [ "$failed" != 0 ]; then

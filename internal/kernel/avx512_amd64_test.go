@@ -5,10 +5,11 @@ package kernel
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/asmscan"
 )
 
 // TestAVX512AssemblyIsConstantTime reads avx512_amd64.s and checks, for
@@ -21,10 +22,16 @@ import (
 //   - the general-purpose registers hold public values only: each is
 //     written only from the argument frame, constants, other
 //     general-purpose registers and addresses (LEAQ), never from memory
-//     elsewhere or from a vector or mask register;
+//     elsewhere, from a vector or mask register, or implicitly (MULQ,
+//     LODSQ, XLAT, PCMPESTRI);
 //   - no instruction sets the flags from vector or mask data (VPTEST,
-//     KORTEST, KTEST, COMIS), so every conditional branch tests public
-//     values, and there is no CALL or indirect jump.
+//     KORTEST, KTEST, COMIS) or from memory (CMPQ (AX), BX; DECQ 8(AX)),
+//     so every conditional branch tests public values, and there is no
+//     CALL or indirect jump;
+//   - no instruction has a latency that depends on its operands (DIV,
+//     IDIV, and floating-point arithmetic: DIVPS, SQRTPD, MULPS...).
+//
+// internal/asmscan states and applies the rule.
 //
 // Together: no address and no branch depends on the key or the data. The
 // kernels must also end with VZEROUPPER. Every kernel has its GFNI
@@ -110,92 +117,18 @@ func checkRequires(t *testing.T, name, src string, nfuncs int, checked ...string
 }
 
 // asmFunctions returns the instruction lines of each TEXT symbol of a Go
-// assembly file, comments and labels removed.
-func asmFunctions(src string) map[string][]string {
-	funcs := map[string][]string{}
-	var name string
-	for _, line := range strings.Split(src, "\n") {
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = line[:i]
-		}
-		line = strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(line, "TEXT "); ok {
-			sym, _, _ := strings.Cut(rest, "(")
-			name = strings.TrimPrefix(sym, "·")
-			continue
-		}
-		if strings.HasPrefix(line, "DATA ") || strings.HasPrefix(line, "GLOBL ") {
-			name = ""
-		}
-		if name == "" || line == "" || asmLabelLine.MatchString(line) {
-			continue
-		}
-		funcs[name] = append(funcs[name], line)
-	}
-	return funcs
-}
-
-var (
-	asmLabelLine  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*:$`)
-	asmIndexedMem = regexp.MustCompile(`\)\(`)
-	asmGPReg      = regexp.MustCompile(`^(AX|BX|CX|DX|SI|DI|BP|SP|[ABCD][LH]|SIB|DIB|BPB|SPB|R([89]|1[0-5])[BWL]?)$`)
-	asmFrameArg   = regexp.MustCompile(`^[a-z][a-z0-9_]*\+\d+\(FP\)$`)
-	asmImmediate  = regexp.MustCompile(`^\$`)
-	// Instructions that move vector or mask data into the flags, or that
-	// address memory by vector.
-	asmDataToFlagsOrAddress = regexp.MustCompile(`^(V?PTEST$|VTEST|KORTEST|KTEST|V?U?COMIS|VP?GATHER|VP?SCATTER)`)
-	// The instructions that may write a general-purpose register.
-	asmGPWriters = map[string]bool{
-		"MOVQ": true, "LEAQ": true, "ADDQ": true, "SUBQ": true, "ANDQ": true,
-		"DECQ": true, "INCQ": true, "XORQ": true, "SHLQ": true, "SHRQ": true,
-		"XCHGQ": true, // of two registers: one with memory is reported
-	}
-)
+// assembly file, comments and labels removed (asmscan.Functions).
+func asmFunctions(src string) map[string][]string { return asmscan.Functions(src) }
 
 // checkPublicAddressesAndBranches reports any line of the function name
-// that breaks the rules of TestAVX512AssemblyIsConstantTime.
+// that breaks the rules of TestAVX512AssemblyIsConstantTime (asmscan's
+// rule, unrelaxed).
 func checkPublicAddressesAndBranches(t *testing.T, name string, lines []string) {
 	t.Helper()
-	for _, line := range lines {
-		op, rest, _ := strings.Cut(line, " ")
-		op = strings.TrimSuffix(op, ".BCST")
-		var args []string
-		if rest = strings.TrimSpace(rest); rest != "" {
-			for _, a := range strings.Split(rest, ",") {
-				args = append(args, strings.TrimSpace(a))
-			}
-		}
-		switch {
-		case asmIndexedMem.MatchString(line):
-			t.Errorf("%s: indexed memory operand: %s", name, line)
-		case asmDataToFlagsOrAddress.MatchString(op):
-			t.Errorf("%s: data into the flags or an address: %s", name, line)
-		case strings.HasPrefix(op, "CALL"), op == "JMP" && len(args) == 1 && !asmLabelRef(args[0]):
-			t.Errorf("%s: %s", name, line)
-		case op == "XCHGQ" && (len(args) != 2 || !asmGPReg.MatchString(args[0]) || !asmGPReg.MatchString(args[1])):
-			t.Errorf("%s: %s exchanges a general-purpose register with memory", name, line)
-		case len(args) > 0 && asmGPReg.MatchString(args[len(args)-1]) && !strings.HasPrefix(op, "CMP") && !strings.HasPrefix(op, "TEST"):
-			if !asmGPWriters[op] {
-				t.Errorf("%s: %s writes a general-purpose register", name, line)
-				break
-			}
-			for _, a := range args[:len(args)-1] {
-				public := asmGPReg.MatchString(a) || asmFrameArg.MatchString(a) || asmImmediate.MatchString(a) ||
-					op == "LEAQ" && strings.Contains(a, "(")
-				if !public {
-					t.Errorf("%s: %s loads a general-purpose register from %s", name, line, a)
-				}
-			}
-		}
-	}
-	if n := len(lines); n < 2 || lines[n-1] != "RET" || lines[n-2] != "VZEROUPPER" {
-		t.Errorf("%s does not end with VZEROUPPER; RET", name)
+	for _, p := range asmscan.Problems(lines, asmscan.Rules{}) {
+		t.Errorf("%s: %s", name, p)
 	}
 }
-
-var asmLabelName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-func asmLabelRef(s string) bool { return asmLabelName.MatchString(s) }
 
 // TestCheckPublicAddressesAndBranches checks that the checker catches what
 // it should.

@@ -41,11 +41,13 @@ import (
 //     undefined (go.dev/issue/73801). Secrets there may have been lost,
 //     so the run is inconclusive, and tools/ctgrind.sh runs it again.
 //  7. A conditional jump on a secret whose innermost frame is an AEAD's
-//     Open itself is the branch on the verdict of the tag comparison,
-//     public by design: Open returns it. Open's own code branches on
-//     nothing else that is secret; a report inside the comparison, or in
-//     any function Open calls, inlined or not, has that function as its
-//     innermost frame and is a finding.
+//     Open itself, at a line of source marked with verdictMark, is the
+//     branch on the verdict of the tag comparison, public by design: Open
+//     returns it. A branch on a secret elsewhere in Open (on the
+//     plaintext, say) is a finding, and so is a report inside the
+//     comparison, or in any function Open calls, inlined or not, which
+//     has that function as its innermost frame. A line whose source
+//     cannot be read counts as unmarked.
 //  8. Every other report is a finding: a secret-dependent branch or
 //     address. It fails the check.
 
@@ -68,6 +70,23 @@ var allocatorFuncs = regexp.MustCompile(`^runtime\.(mallocgc|nextFreeFast|heapSe
 
 // verdictFunc matches the Open methods of the root package's AEADs.
 var verdictFunc = regexp.MustCompile(`^` + regexp.QuoteMeta(modulePath) + `\.\(\*[a-z]\w*\)\.Open$`)
+
+// verdictMark marks, in a comment, the line of each Open that branches on
+// the verdict of its tag comparison.
+const verdictMark = "// ctgrind: the verdict"
+
+// markedVerdict reports whether the source line of f carries verdictMark.
+func markedVerdict(f frame) bool {
+	if f.File == "" || f.Line < 1 {
+		return false
+	}
+	data, err := os.ReadFile(filepath.Join(f.Dir, f.File))
+	if err != nil {
+		return false
+	}
+	lines := strings.Split(string(data), "\n")
+	return f.Line <= len(lines) && strings.Contains(lines[f.Line-1], verdictMark)
+}
 
 // valgrindOutput is the part of valgrind's XML output (protocol 4) that
 // the rule reads.
@@ -211,7 +230,7 @@ func (c classifier) classify(r report) (class, controlFunc string) {
 		return noOrigin, ""
 	case uninit && !secret, !uninit:
 		return disturbed, ""
-	case r.Kind == "UninitCondition" && verdictFunc.MatchString(fs[0].Fn):
+	case r.Kind == "UninitCondition" && verdictFunc.MatchString(fs[0].Fn) && markedVerdict(fs[0]):
 		return verdict, ""
 	}
 	return finding, ""

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/xml"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,10 +20,15 @@ func xmlFrame(fn, dir string) string {
 // xmlError writes an error of kind with the stack fns (innermost first)
 // and, unless origin is nil, the stack of its origin.
 func xmlError(kind string, fns []string, origin []string) string {
+	return xmlErrorIn("/elsewhere", kind, fns, origin)
+}
+
+// xmlErrorIn is xmlError with the source file of the stack's frames in dir.
+func xmlErrorIn(dir, kind string, fns []string, origin []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<error><unique>0x%x</unique><kind>%s</kind><what>w</what><stack>", len(fns)*1000+len(origin), kind)
 	for _, fn := range fns {
-		b.WriteString(xmlFrame(fn, "/elsewhere"))
+		b.WriteString(xmlFrame(fn, dir))
 	}
 	b.WriteString("</stack>")
 	if origin != nil {
@@ -42,8 +49,22 @@ const (
 
 var secretOrigin = []string{"main.clientRequest.abi0", "main.request", secretFunc, "main.secretCopy"}
 
+// sourceDir returns a directory with the file x.go of xmlFrame, whose
+// line 7 is line7.
+func sourceDir(t *testing.T, line7 string) string {
+	dir := t.TempDir()
+	src := "package twofish\n\n\n\n\n\n" + line7 + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func TestClassify(t *testing.T) {
 	c := classifier{root: "/mod"}
+	marked := sourceDir(t, "\tif subtle.ConstantTimeCompare(want, tag) != 1 { "+verdictMark)
+	unmarked := sourceDir(t, "\tif out[0]&1 == 1 {")
+	openStack := []string{openFn, "main.modePaths", "main.checkConstantTime"}
 	tests := []struct {
 		name   string
 		report string
@@ -59,7 +80,9 @@ func TestClassify(t *testing.T) {
 		{"invalid access in the module", xmlError("InvalidRead", []string{kernelFn, "main.checkConstantTime"}, nil), disturbed},
 		{"invalid access in memmove", xmlError("InvalidRead", []string{"runtime.memmove", kernelFn, "main.checkConstantTime"}, nil), disturbed},
 		{"uninitialised stack in the module", xmlError("UninitValue", []string{kernelFn, "main.checkConstantTime"}, []string{"runtime.systemstack.abi0"}), disturbed},
-		{"Open's verdict", xmlError("UninitCondition", []string{openFn, "main.modePaths", "main.checkConstantTime"}, secretOrigin), verdict},
+		{"Open's verdict", xmlErrorIn(marked, "UninitCondition", openStack, secretOrigin), verdict},
+		{"a branch elsewhere in Open", xmlErrorIn(unmarked, "UninitCondition", openStack, secretOrigin), finding},
+		{"a branch in Open, source unread", xmlError("UninitCondition", openStack, secretOrigin), finding},
 		{"address in Open", xmlError("UninitValue", []string{openFn, "main.modePaths", "main.checkConstantTime"}, secretOrigin), finding},
 		{"inside the tag comparison", xmlError("UninitCondition", []string{"crypto/subtle.ConstantTimeCompare", openFn, "main.checkConstantTime"}, secretOrigin), finding},
 		{"control", xmlError("UninitValue", []string{kernelFn, "main.controlBlock"}, secretOrigin), control},
