@@ -100,8 +100,9 @@ func FuzzModes(f *testing.F) {
 	})
 }
 
-// FuzzXTS checks XTS against golang.org/x/crypto/xts for whole blocks, and
-// that decryption inverts encryption for every length of at least a block.
+// FuzzXTS checks XTS against golang.org/x/crypto/xts for whole blocks, one
+// sector and consecutive sectors (EncryptSectors), and that decryption
+// inverts encryption for every length of at least a block.
 func FuzzXTS(f *testing.F) {
 	f.Add(byte(0), []byte("key"), make([]byte, 512), uint64(0))
 	f.Add(byte(2), []byte("another key"), make([]byte, 33), uint64(1<<63))
@@ -117,17 +118,36 @@ func FuzzXTS(f *testing.F) {
 		}
 		got := make([]byte, len(data))
 		x.Encrypt(got, data, sector)
-		if len(data)%BlockSize == 0 {
-			ref, _ := xts.NewCipher(func(k []byte) (cipher.Block, error) { return xtwofish.NewCipher(k) }, key)
-			want := make([]byte, len(data))
-			ref.Encrypt(want, data, sector)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%d bytes: differs from x/crypto/xts", len(data))
-			}
-		}
 		x.Decrypt(got, got, sector)
 		if !bytes.Equal(got, data) {
 			t.Fatalf("%d bytes: decryption does not invert encryption", len(data))
+		}
+		if len(data)%BlockSize != 0 {
+			return
+		}
+		ref, _ := xts.NewCipher(func(k []byte) (cipher.Block, error) { return xtwofish.NewCipher(k) }, key)
+		want := make([]byte, len(data))
+		ref.Encrypt(want, data, sector)
+		x.Encrypt(got, data, sector)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%d bytes: differs from x/crypto/xts", len(data))
+		}
+		// The same data as consecutive sectors, of 512 bytes where they
+		// fit, else of a block.
+		size := BlockSize
+		if len(data)%512 == 0 {
+			size = 512
+		}
+		for i := 0; i < len(data); i += size {
+			ref.Encrypt(want[i:i+size], data[i:i+size], sector+uint64(i/size))
+		}
+		x.EncryptSectors(got, data, size, sector)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%d bytes in sectors of %d: differs from x/crypto/xts sector by sector", len(data), size)
+		}
+		x.DecryptSectors(got, got, size, sector)
+		if !bytes.Equal(got, data) {
+			t.Fatalf("%d bytes in sectors of %d: decryption does not invert encryption", len(data), size)
 		}
 	})
 }
