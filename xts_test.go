@@ -102,11 +102,12 @@ func TestXTSStealing(t *testing.T) {
 
 // TestXTSSectors checks that EncryptSectors and DecryptSectors give what
 // Encrypt and Decrypt give sector by sector, for every implementation and
-// NewXTS's and NewXTSConstantTime's plans: sectors of one block, of 48
-// bytes, of 256 bytes (not whole halves of a group), of 512, 1536 and 4096
-// bytes (whole halves, an odd and an even number a sector), in runs of
-// sectors around the batches' and the groups' edges, in place and not,
-// with sector numbers that wrap past 2^64.
+// NewXTS's and NewXTSConstantTime's plans: sectors of one block, of 48,
+// 256 and 1040 bytes (not whole halves of a group), of 512, 1536 and 4096
+// bytes (whole halves, an odd and an even number a sector), of 64 KiB (the
+// most halves a batch takes) and of 64 KiB and 512 bytes (more, which
+// take no halves), in runs of sectors around the batches' and the groups'
+// edges, in place and not, with sector numbers that wrap past 2^64.
 func TestXTSSectors(t *testing.T) {
 	type maker struct {
 		name string
@@ -125,10 +126,13 @@ func TestXTSSectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, size := range []int{BlockSize, 48, 256, 512, 1536, 4096} {
+			for _, size := range []int{BlockSize, 48, 256, 512, 1040, 1536, 4096, xtsHalves * halfBytes, (xtsHalves + 1) * halfBytes} {
 				counts := []int{0, 1, 2, 3, xtsSectors + 1}
-				if size <= 512 {
+				switch {
+				case size <= 512:
 					counts = append(counts, xtsHalves+3)
+				case size > 4096:
+					counts = []int{1, 3}
 				}
 				for _, count := range counts {
 					first := r.Uint64()
