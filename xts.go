@@ -88,12 +88,12 @@ func (x *XTS) Decrypt(plaintext, ciphertext []byte, sectorNum uint64) {
 //
 // It encrypts the sectors' tweaks together, and where the kernels make the
 // tweaks themselves (avx512-vbmi, avx512-gfni) and sectorSize is a
-// multiple of 512, it gives them two 512-byte sectors, or halves of
-// sectors, a group of 64 blocks, where Encrypt pads a 512-byte sector into
-// a group of its own: XTS over 512-byte sectors, VeraCrypt's data units,
-// then runs 3.3x as fast as Encrypt sector by sector, and 39x as fast as
-// golang.org/x/crypto/xts (Zen 5, 64 KiB, BenchmarkXTSSectors, medians of
-// 7); over 4 KiB sectors as fast as Encrypt.
+// multiple of 512 up to 64 KiB, it gives them two 512-byte sectors, or
+// halves of sectors, a group of 64 blocks, where Encrypt pads a 512-byte
+// sector into a group of its own: XTS over 512-byte sectors, VeraCrypt's
+// data units, then runs 3.3x as fast as Encrypt sector by sector, and 39x
+// as fast as golang.org/x/crypto/xts (Zen 5, 64 KiB, BenchmarkXTSSectors,
+// medians of 7); over 4 KiB sectors as fast as Encrypt.
 func (x *XTS) EncryptSectors(ciphertext, plaintext []byte, sectorSize int, firstSector uint64) {
 	if len(ciphertext) < len(plaintext) {
 		panic("xts: ciphertext is smaller than plaintext")
