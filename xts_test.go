@@ -195,8 +195,9 @@ func TestXTSMisuse(t *testing.T) {
 }
 
 // TestXTSTablesOnUse checks, where NewXTS's Ciphers build the tables of
-// their table kernels on use (see NewCipher), that one sector does not
-// build them: the tweak's encryption, one block a sector, and the stolen
+// their table kernels on use (see NewCipher), that one sector, through
+// Encrypt, Decrypt or EncryptSectors, does not build them: the tweak's
+// encryption, one block a sector, and the stolen
 // block are a mode's setup blocks, which the bulk kernel's ladder does
 // until they have cost what building the tables does. Each sector, new
 // key or not, must still agree with the generic implementation's.
@@ -227,6 +228,16 @@ func TestXTSTablesOnUse(t *testing.T) {
 		}
 		if !tablesLeftOut(x.tweak) || !tablesLeftOut(x.data) {
 			t.Errorf("%d bytes: decrypting one sector built the tables", size)
+		}
+		if size%BlockSize == 0 {
+			// So is one sector through EncryptSectors.
+			x, _ = NewXTS(key)
+			if x.EncryptSectors(got, src, size, 7); !bytes.Equal(got, want) {
+				t.Fatalf("%d bytes: EncryptSectors differs from generic", size)
+			}
+			if !tablesLeftOut(x.tweak) || !tablesLeftOut(x.data) {
+				t.Errorf("%d bytes: EncryptSectors of one sector built the tables", size)
+			}
 		}
 		// A key that goes on to more sectors builds them, and agrees.
 		for sector := range uint64(2 * 24) {
