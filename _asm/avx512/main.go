@@ -580,8 +580,8 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 // A mode is what a fused kernel does besides the block cipher as it loads
 // and stores the blocks of each group: OCB's offsets and checksum (ocb.go),
 // CTR's counters and key stream (ctr.go), CBC's and CFB's chaining (cbc.go,
-// cfb.go), XTS's tweaks, from one tweak or one a half-group (xts.go). The kernel calls its methods in the
-// order they are listed.
+// cfb.go), XTS's tweaks, from one tweak or one a half-group (xts.go).
+// The kernel calls its methods in the order they are listed.
 type mode interface {
 	// name is the name of the mode's kernel that runs the block cipher in
 	// direction dec (without the GFNI variant's suffix), as

@@ -12,11 +12,11 @@ import (
 
 // TestFusedGuardPages runs the fused CTR, CBC and CFB decryption and XTS
 // kernels (and XTS's of a tweak a half-group, their tweaks flush against a
-// guard page too) over buffers that touch an inaccessible page on either side, for
-// zero, one and two groups, and runs that end in a padded group: a kernel
-// that reads or writes one byte outside the blocks it is given (the CBC
-// and CFB kernels read the block before each group but the first) crashes
-// the test.
+// guard page too) over buffers that touch an inaccessible page on either
+// side, for zero, one and two groups, and runs that end in a padded group:
+// a kernel that reads or writes one byte outside the blocks it is given
+// (the CBC and CFB kernels read the block before each group but the first)
+// crashes the test.
 func TestFusedGuardPages(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		const maxGroups = 2
