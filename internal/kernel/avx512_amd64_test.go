@@ -39,7 +39,7 @@ import (
 func TestAVX512AssemblyIsConstantTime(t *testing.T) {
 	kernels := []string{"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512",
 		"encryptCTR64AVX512", "decryptCBC64AVX512", "decryptCFB64AVX512", "encryptXTS64AVX512", "decryptXTS64AVX512",
-		"encryptBlocks4AVX512", "decryptBlocks4AVX512"}
+		"encryptXTSHalves64AVX512", "decryptXTSHalves64AVX512", "encryptBlocks4AVX512", "decryptBlocks4AVX512"}
 	for _, k := range slices.Clone(kernels) {
 		kernels = append(kernels, k+"GFNI")
 	}
