@@ -180,7 +180,7 @@ func (p *Plan) padsTail(n int) bool {
 }
 
 // Fused reports whether c's bulk kernel has the fused mode kernels of
-// CTRGroups, CBCDecryptGroups, CFBDecryptGroups and XTSGroups
+// CTRGroups, CBCDecryptGroups, CFBDecryptGroups, XTSGroups and XTSHalves
 // (avx512-vbmi, avx512-gfni), so that a caller can tell before it calls
 // them.
 func (c *Cipher) Fused() bool { return c.Head() == AVX512VBMI || c.Head() == AVX512GFNI }
