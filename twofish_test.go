@@ -263,5 +263,11 @@ func TestModeAllocations(t *testing.T) {
 		if allocs := testing.AllocsPerRun(10, func() { x.Encrypt(buf, buf, 3); x.Decrypt(buf, buf, 3) }); allocs != 0 {
 			t.Errorf("XTS allocates %v times per call", allocs)
 		}
+		for _, size := range []int{BlockSize, 512, 4096} {
+			b := buf[:8192]
+			if allocs := testing.AllocsPerRun(10, func() { x.EncryptSectors(b, b, size, 3); x.DecryptSectors(b, b, size, 3) }); allocs != 0 {
+				t.Errorf("XTS's sectors of %d bytes allocate %v times per call", size, allocs)
+			}
+		}
 	})
 }
