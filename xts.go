@@ -123,13 +123,14 @@ const (
 const halfBytes = kernel.XTSHalf * BlockSize
 
 func (x *XTS) sectors(dst, src []byte, size int, sector uint64, decrypt bool) {
-	x.check(dst, src)
-	if size <= 0 || size%BlockSize != 0 {
-		panic("xts: sector size is not a positive multiple of the block size")
+	bad := ""
+	switch {
+	case size <= 0 || size%BlockSize != 0:
+		bad = "xts: sector size is not a positive multiple of the block size"
+	case len(src)%size != 0:
+		bad = "xts: input is not a whole number of sectors"
 	}
-	if len(src)%size != 0 {
-		panic("xts: input is not a whole number of sectors")
-	}
+	x.check(dst, src, bad)
 	// halves is how many 512-byte halves of groups a sector has, if the
 	// kernels of a tweak a half take them.
 	halves := 0
@@ -181,10 +182,15 @@ func (x *XTS) sectors(dst, src []byte, size int, sector uint64, decrypt bool) {
 	}
 }
 
-// check panics if x has no key or dst and src overlap inexactly.
-func (x *XTS) check(dst, src []byte) {
+// check panics if x has no key, with bad unless it is empty (what is wrong
+// with the lengths), or if dst and src overlap inexactly: in that order, as
+// x/crypto/xts checks the lengths before the overlap.
+func (x *XTS) check(dst, src []byte, bad string) {
 	if x.data == nil {
 		panic("twofish: use of an XTS without a key (make one with NewXTS)")
+	}
+	if bad != "" {
+		panic(bad)
 	}
 	if alias.InexactOverlap(dst, src) {
 		panic("xts: invalid buffer overlap")
@@ -192,10 +198,11 @@ func (x *XTS) check(dst, src []byte) {
 }
 
 func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
-	x.check(dst, src)
+	bad := ""
 	if len(src) < BlockSize {
-		panic("xts: input shorter than one block")
+		bad = "xts: input shorter than one block"
 	}
+	x.check(dst, src, bad)
 	var tb [BlockSize]byte
 	binary.LittleEndian.PutUint64(tb[:], sectorNum)
 	// The tweak is a block of the mode's setup, one a sector: a new key

@@ -178,6 +178,9 @@ func TestXTSSectorsMisuse(t *testing.T) {
 	expectPanic(t, "xts: plaintext is smaller than ciphertext", func() { x.DecryptSectors(buf[:16], buf[512:], 256, 0) })
 	expectPanic(t, "xts: invalid buffer overlap", func() { x.EncryptSectors(buf[16:], buf[:512], 512, 0) })
 	expectPanic(t, "xts: invalid buffer overlap", func() { x.DecryptSectors(buf[:512], buf[16:528], 512, 0) })
+	// The lengths before the overlap, as Encrypt and x/crypto/xts check them.
+	expectPanic(t, "xts: input is not a whole number of sectors", func() { x.EncryptSectors(buf[16:], buf[:768], 512, 0) })
+	expectPanic(t, "xts: sector size is not a positive multiple of the block size", func() { x.DecryptSectors(buf[:512], buf[16:528], 24, 0) })
 	x.EncryptSectors(buf, buf, 512, 1) // in place is fine
 	x.EncryptSectors(nil, nil, 512, 1) // and so are no sectors
 }
@@ -191,16 +194,18 @@ func TestXTSMisuse(t *testing.T) {
 	expectPanic(t, "xts: plaintext is smaller than ciphertext", func() { x.Decrypt(buf[:16], buf[16:48], 0) })
 	expectPanic(t, "xts: invalid buffer overlap", func() { x.Encrypt(buf[1:], buf[:33], 0) })
 	expectPanic(t, "xts: invalid buffer overlap", func() { x.Decrypt(buf[:33], buf[1:34], 0) })
+	// The length before the overlap, as x/crypto/xts checks them.
+	expectPanic(t, "xts: input shorter than one block", func() { x.Encrypt(buf[1:], buf[:15], 0) })
 	x.Encrypt(buf, buf, 1) // in place is fine
 }
 
 // TestXTSTablesOnUse checks, where NewXTS's Ciphers build the tables of
 // their table kernels on use (see NewCipher), that one sector, through
 // Encrypt, Decrypt or EncryptSectors, does not build them: the tweak's
-// encryption, one block a sector, and the stolen
-// block are a mode's setup blocks, which the bulk kernel's ladder does
-// until they have cost what building the tables does. Each sector, new
-// key or not, must still agree with the generic implementation's.
+// encryption, one block a sector, and the stolen block are a mode's setup
+// blocks, which the bulk kernel's ladder does until they have cost what
+// building the tables does. Each sector, new key or not, must still agree
+// with the generic implementation's.
 func TestXTSTablesOnUse(t *testing.T) {
 	r := testRand(t)
 	key := randBytes(r, 64)
