@@ -198,7 +198,7 @@ func benchmarkModeVsECB(b *testing.B, f, ecb func([]byte), size int) {
 // and all at once through EncryptSectors (way=sectors), and with
 // x/crypto/xts over x/crypto/twofish sector by sector (impl=xcrypto):
 //
-//	go test -run '^$' -bench XTSSectors -count 5 .
+//	go test -run '^$' -bench XTSSectors -count 7 .
 func BenchmarkXTSSectors(b *testing.B) {
 	key := make([]byte, 64)
 	key[0] = 1
