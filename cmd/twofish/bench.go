@@ -166,7 +166,7 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, bool) {
 	fs := newFlagSet("bench", " [flags]", stderr)
 	impl := fs.String("impl", "all", "measure the Twofish implementations `names`, comma-separated: those \"twofish info\" lists, auto (NewCipher's kernels for each shape), ct (NewCipherConstantTime's), or all (auto, ct and every one this CPU runs)")
 	keySizes := fs.String("keysize", "128,256", "comma-separated key `sizes` in bits: 128, 192 or 256")
-	modes := fs.String("modes", "block,ecb,cbc,cfb,ofb,ctr,xts,gcm,ocb,eax,key", "comma-separated `modes` to measure, each encrypting and decrypting (and authenticating only, gcm and ocb); block is Encrypt and Decrypt one block at a time, each output the next input; key is key setup, a new Cipher from each key-sized piece of the buffer in turn, per byte of key")
+	modes := fs.String("modes", "block,ecb,cbc,cfb,ofb,ctr,xts,xts512,gcm,ocb,eax,key", "comma-separated `modes` to measure, each encrypting and decrypting (and authenticating only, gcm and ocb); block is Encrypt and Decrypt one block at a time, each output the next input; xts takes the buffer as one sector, xts512 as consecutive sectors of 512 bytes (EncryptSectors; x/crypto/xts one sector at a time); key is key setup, a new Cipher from each key-sized piece of the buffer in turn, per byte of key")
 	cfg := &benchConfig{}
 	fs.IntVar(&cfg.size, "size", 8192, "longest buffer in `bytes`, a multiple of 16 from 128; each fit also times 7 shorter ones")
 	fs.DurationVar(&cfg.duration, "duration", 300*time.Millisecond, "time to spend measuring each row")

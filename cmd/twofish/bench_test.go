@@ -14,7 +14,7 @@ import (
 
 // rowNames are the rows of every table, in order.
 var rowNames = []string{"BLOCK enc", "BLOCK dec", "ECB enc", "ECB dec", "CBC enc", "CBC dec", "CFB enc", "CFB dec",
-	"OFB enc", "OFB dec", "CTR enc", "CTR dec", "XTS enc", "XTS dec",
+	"OFB enc", "OFB dec", "CTR enc", "CTR dec", "XTS enc", "XTS dec", "XTS512 enc", "XTS512 dec",
 	"GCM enc", "GCM dec", "GCM auth", "OCB enc", "OCB dec", "OCB auth", "EAX enc", "EAX dec", "KEY setup"}
 
 var (

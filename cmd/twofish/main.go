@@ -14,7 +14,8 @@
 //
 // "bench" prints a table per implementation and key size in the style of
 // libgcrypt's tests/bench-slope, a row per direction of each mode (single
-// blocks, ECB, CBC, CFB, OFB, CTR, XTS, GCM, OCB, EAX) and one for key
+// blocks, ECB, CBC, CFB, OFB, CTR, XTS of one sector and of 512-byte
+// sectors, GCM, OCB, EAX) and one for key
 // setup: nanoseconds per byte (the slope of time against buffer length, so
 // per-call overhead drops out), MiB/s, and cycles per byte at the clock
 // measured around each row. -compare adds

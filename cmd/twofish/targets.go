@@ -34,8 +34,9 @@ type row struct {
 
 // benchModes are the modes bench measures, in the order of its rows; each
 // has an "enc" and a "dec" row, GCM and OCB an "auth" row, and KEY, key
-// setup, a "setup" row.
-var benchModes = []string{"BLOCK", "ECB", "CBC", "CFB", "OFB", "CTR", "XTS", "GCM", "OCB", "EAX", "KEY"}
+// setup, a "setup" row. XTS takes the buffer as one sector, XTS512 as
+// consecutive sectors of 512 bytes, a disk's (VeraCrypt's data units).
+var benchModes = []string{"BLOCK", "ECB", "CBC", "CFB", "OFB", "CTR", "XTS", "XTS512", "GCM", "OCB", "EAX", "KEY"}
 
 // targets returns the tables cfg asks for: each Twofish implementation with
 // each key size, then, with -compare, golang.org/x/crypto/twofish and
@@ -159,6 +160,36 @@ func twofishRows(c *twofish.Cipher, x *twofish.XTS) []row {
 		{"CTR", "dec", xorKeyStream(twofish.NewCTR(c, iv))},
 		{"XTS", "enc", func(buf []byte) { x.Encrypt(buf, buf, 0) }},
 		{"XTS", "dec", func(buf []byte) { x.Decrypt(buf, buf, 0) }},
+		{"XTS512", "enc", sectors(x.EncryptSectors, x.Encrypt)},
+		{"XTS512", "dec", sectors(x.DecryptSectors, x.Decrypt)},
+	}
+}
+
+// sectorSize is the sector of the XTS512 rows.
+const sectorSize = 512
+
+// sectors returns an operation that runs XTS over a buffer in place as
+// consecutive sectors of sectorSize bytes, the whole ones through all (as
+// EncryptSectors), a short last one through one.
+func sectors(all func(dst, src []byte, size int, first uint64), one func(dst, src []byte, sector uint64)) func(buf []byte) {
+	return func(buf []byte) {
+		whole := len(buf) - len(buf)%sectorSize
+		all(buf[:whole], buf[:whole], sectorSize, 0)
+		if whole < len(buf) {
+			one(buf[whole:], buf[whole:], uint64(whole/sectorSize))
+		}
+	}
+}
+
+// sectorLoop returns an operation that runs XTS over a buffer in place as
+// consecutive sectors of sectorSize bytes, one at a time through one (the
+// last may be shorter).
+func sectorLoop(one func(dst, src []byte, sector uint64)) func(buf []byte) {
+	return func(buf []byte) {
+		for i := 0; i < len(buf); i += sectorSize {
+			s := buf[i:min(i+sectorSize, len(buf))]
+			one(s, s, uint64(i/sectorSize))
+		}
 	}
 }
 
@@ -184,6 +215,8 @@ func stdRows(b cipher.Block, x *xts.Cipher) []row {
 		{"CTR", "dec", xorKeyStream(cipher.NewCTR(b, iv))},
 		{"XTS", "enc", func(buf []byte) { x.Encrypt(buf, buf, 0) }},
 		{"XTS", "dec", func(buf []byte) { x.Decrypt(buf, buf, 0) }},
+		{"XTS512", "enc", sectorLoop(x.Encrypt)},
+		{"XTS512", "dec", sectorLoop(x.Decrypt)},
 	}
 }
 
