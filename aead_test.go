@@ -134,6 +134,10 @@ func TestGCMCounterWraps(t *testing.T) {
 			{0xffffffff, 3*fusedBytes + 5*BlockSize + 3},
 			{0xfffffff0, 3*fusedBytes + 5*BlockSize + 3},
 			{0xffffffff - 2*fusedBytes/BlockSize, 3*fusedBytes + 5*BlockSize + 3},
+			// A group of the fused kernel whose last block takes counter
+			// ff ff ff ff, and one whose last block would wrap.
+			{0xffffffff - fusedBytes/BlockSize, fusedBytes + 5*BlockSize + 3},
+			{0xffffffff - fusedBytes/BlockSize + 1, fusedBytes + 5*BlockSize + 3},
 		} {
 			last := tc.last
 			var j0 [BlockSize]byte
