@@ -134,6 +134,10 @@ func TestGCMCounterWraps(t *testing.T) {
 			{0xffffffff, 3*fusedBytes + 5*BlockSize + 3},
 			{0xfffffff0, 3*fusedBytes + 5*BlockSize + 3},
 			{0xffffffff - 2*fusedBytes/BlockSize, 3*fusedBytes + 5*BlockSize + 3},
+			// A group of the fused kernel whose last block takes counter
+			// ff ff ff ff, and one whose last block would wrap.
+			{0xffffffff - fusedBytes/BlockSize, fusedBytes + 5*BlockSize + 3},
+			{0xffffffff - fusedBytes/BlockSize + 1, fusedBytes + 5*BlockSize + 3},
 		} {
 			last := tc.last
 			var j0 [BlockSize]byte
@@ -449,10 +453,13 @@ func TestAEADMisuse(t *testing.T) {
 			expectPanic(t, overlapIn, func() { a.Seal(buf[:0], nonce, buf[1:65], nil) })
 			// Output over the associated data.
 			expectPanic(t, overlapAD, func() { a.Seal(buf[:0], nonce, buf[:64], buf[70:80]) })
+			// Even exactly, from its first byte: any overlap.
+			expectPanic(t, overlapAD, func() { a.Seal(buf[100:100], nonce, buf[:64], buf[100:110]) })
 			ct := a.Seal(nil, nonce, make([]byte, 64), nil)
 			copy(buf, ct)
 			expectPanic(t, overlapIn, func() { a.Open(buf[1:1], nonce, buf[:len(ct)], nil) })
 			expectPanic(t, overlapAD, func() { a.Open(buf[:0], nonce, buf[:len(ct)], buf[10:20]) })
+			expectPanic(t, overlapAD, func() { a.Open(buf[100:100], nonce, buf[:len(ct)], buf[100:110]) })
 			// In place is fine; so is associated data right after the output.
 			a.Seal(buf[:0], nonce, buf[:64], buf[64+a.Overhead():100])
 			if _, err := a.Open(buf[:0], nonce, buf[:64+a.Overhead()], buf[64+a.Overhead():100]); err != nil {

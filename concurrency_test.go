@@ -201,6 +201,35 @@ func TestKtopCacheConcurrent(t *testing.T) {
 	})
 }
 
+// TestKtopCacheSequence steps through the sequence count that
+// TestKtopCacheConcurrent can only catch out by chance: a put leaves it
+// even and moved on, so that a reader that read the words meanwhile sees
+// the change; while it is odd, a put under way, get misses, even the block
+// whose words the cache holds, and another put backs off.
+func TestKtopCacheSequence(t *testing.T) {
+	var c ktopCache
+	var n, m [BlockSize]byte
+	n[0], m[0] = 1, 2
+	k := fe{1, 2}
+	s := c.seq.Load()
+	c.put(&n, k)
+	if got := c.seq.Load(); got == s || got&1 != 0 {
+		t.Fatalf("sequence count %d after a put from %d, want another even count", got, s)
+	}
+	if got, ok := c.get(&n); !ok || got != k {
+		t.Fatalf("get after put: %x, hit %v, want %x", got, ok, k)
+	}
+	c.seq.Add(1) // a put under way
+	if _, ok := c.get(&n); ok {
+		t.Error("get hit while a put was under way")
+	}
+	c.put(&m, fe{3, 4})
+	c.seq.Add(1) // the put under way ends
+	if got, ok := c.get(&n); !ok || got != k {
+		t.Errorf("a put while another was under way: get %x, hit %v, want %x", got, ok, k)
+	}
+}
+
 // concurrently runs f(g) for g from 0 to n-1, each in a goroutine of its
 // own, and reports each error one returns.
 func concurrently(t *testing.T, n int, f func(g int) error) {

@@ -8,9 +8,10 @@ import (
 )
 
 // TestMisuseMatrix calls every exported operation that takes buffers with
-// nil, empty, short, exact, long and inexactly overlapping ones, and checks
-// the exact panic (or its absence). After each misuse the same Cipher and
-// XTS must still give the known answers: a panic leaves no damaged state.
+// nil, empty, short, exact, long and inexactly overlapping ones, and a dst
+// longer than src whose rest overlaps src, and checks the exact panic (or
+// its absence). After each misuse the same Cipher and XTS must still give
+// the known answers: a panic leaves no damaged state.
 func TestMisuseMatrix(t *testing.T) {
 	const (
 		okay       = ""
@@ -41,6 +42,10 @@ func TestMisuseMatrix(t *testing.T) {
 		{"in place 32", func(a []byte) []byte { return a[:32] }, func(a []byte) []byte { return a[:32] }},
 		{"overlap +1", func(a []byte) []byte { return a[1:33] }, func(a []byte) []byte { return a[:32] }},
 		{"overlap -15", func(a []byte) []byte { return a[:32] }, func(a []byte) []byte { return a[15:47] }},
+		{"overlap +1, one block", func(a []byte) []byte { return a[1:17] }, func(a []byte) []byte { return a[:16] }},
+		// Only the first len(src) bytes of dst are output, as in
+		// crypto/cipher: the rest may overlap src.
+		{"dst past src", func(a []byte) []byte { return a[:48] }, func(a []byte) []byte { return a[32:48] }},
 	}
 	c := mustCipher(t, make([]byte, 16), autoName())
 	x, _ := NewXTS(make([]byte, 32))
@@ -50,15 +55,15 @@ func TestMisuseMatrix(t *testing.T) {
 		f    func(dst, src []byte)
 		want []string // one per shape
 	}{
-		{"Encrypt", c.Encrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap}},
-		{"Decrypt", c.Decrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap}},
-		{"ECB", NewECBEncrypter(c).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias}},
-		{"CBC-dec", NewCBCDecrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias}},
-		{"CTR", NewCTR(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias}},
-		{"CFB-enc", NewCFBEncrypter(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias}},
-		{"OFB", NewOFB(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias}},
-		{"XTS-enc", func(d, s []byte) { x.Encrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsCtSmall, okay, okay, xtsCtSmall, okay, xtsAlias, xtsAlias}},
-		{"XTS-dec", func(d, s []byte) { x.Decrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsPtSmall, okay, okay, xtsPtSmall, okay, xtsAlias, xtsAlias}},
+		{"Encrypt", c.Encrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay}},
+		{"Decrypt", c.Decrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay}},
+		{"ECB", NewECBEncrypter(c).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
+		{"CBC-dec", NewCBCDecrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
+		{"CTR", NewCTR(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
+		{"CFB-enc", NewCFBEncrypter(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
+		{"OFB", NewOFB(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
+		{"XTS-enc", func(d, s []byte) { x.Encrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsCtSmall, okay, okay, xtsCtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay}},
+		{"XTS-dec", func(d, s []byte) { x.Decrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsPtSmall, okay, okay, xtsPtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay}},
 	}
 	for _, op := range ops {
 		for i, sh := range shapes {

@@ -265,6 +265,7 @@ func TestCBCSetIV(t *testing.T) {
 			t.Errorf("%s: after SetIV, %x, want %x", m.name, got, want)
 		}
 		expectPanic(t, "cipher: incorrect length IV", func() { ours.SetIV(iv2[:8]) })
+		expectPanic(t, "cipher: incorrect length IV", func() { ours.SetIV(make([]byte, BlockSize+1)) })
 	}
 }
 
@@ -276,13 +277,13 @@ func TestModeMisuse(t *testing.T) {
 		expectPanic(t, "cipher.NewCBCEncrypter: IV length must equal block size", func() { NewCBCEncrypter(c, make([]byte, n)) })
 		expectPanic(t, "cipher.NewCBCDecrypter: IV length must equal block size", func() { NewCBCDecrypter(c, make([]byte, n)) })
 		expectPanic(t, "cipher.NewCTR: IV length must equal block size", func() { NewCTR(c, make([]byte, n)) })
+		expectPanic(t, "cipher.newCFB: IV length must equal block size", func() { NewCFBEncrypter(c, make([]byte, n)) })
+		expectPanic(t, "cipher.newCFB: IV length must equal block size", func() { NewCFBDecrypter(c, make([]byte, n)) })
+		expectPanic(t, "cipher.NewOFB: IV length must equal block size", func() { NewOFB(c, make([]byte, n)) })
 	}
 	des3, _ := des.NewCipher(make([]byte, 8))
 	expectPanic(t, "twofish: block size must be 16 bytes", func() { NewECBEncrypter(des3) })
 	expectPanic(t, "twofish: block size must be 16 bytes", func() { NewCTR(des3, iv[:8]) })
-	expectPanic(t, "cipher.newCFB: IV length must equal block size", func() { NewCFBEncrypter(c, iv[:8]) })
-	expectPanic(t, "cipher.newCFB: IV length must equal block size", func() { NewCFBDecrypter(c, iv[:8]) })
-	expectPanic(t, "cipher.NewOFB: IV length must equal block size", func() { NewOFB(c, iv[:8]) })
 
 	for _, mc := range modeCases {
 		m := mc.ours(c, iv)

@@ -262,6 +262,32 @@ func TestSealHeader(t *testing.T) {
 	if _, err := parseSealHeader(good[:20]); err == nil || !strings.Contains(err.Error(), "cut short") {
 		t.Errorf("a short header: error %v", err)
 	}
+	// Each bound itself parses; a step past it does not, nor one of the
+	// Argon2id fields alone in a key-file header.
+	for _, ok := range []sealHeader{
+		{aead: aeadOCB, chunkLog: minChunkLog, kdf: kdfKey},
+		{aead: aeadGCM, chunkLog: maxChunkLog, kdf: kdfKey},
+		{aead: aeadGCM, chunkLog: 16, kdf: kdfArgon2id, time: 1, memory: maxArgon2Memory, threads: 1},
+		{aead: aeadGCM, chunkLog: 16, kdf: kdfArgon2id, time: 1, memory: 8 * 4, threads: 4},
+	} {
+		if got, err := parseSealHeader(ok.marshal()); err != nil || *got != ok {
+			t.Errorf("parse(marshal(%+v)) = %+v, %v", ok, got, err)
+		}
+	}
+	for _, tc := range []struct {
+		h    sealHeader
+		want string
+	}{
+		{sealHeader{aead: aeadGCM, chunkLog: 16, kdf: kdfArgon2id, time: 1, memory: maxArgon2Memory + 1, threads: 1}, "Argon2id parameters"},
+		{sealHeader{aead: aeadGCM, chunkLog: 16, kdf: kdfArgon2id, time: 1, memory: 8*4 - 1, threads: 4}, "Argon2id parameters"},
+		{sealHeader{aead: aeadGCM, chunkLog: 16, kdf: kdfKey, time: 1}, "key-file header with Argon2id"},
+		{sealHeader{aead: aeadGCM, chunkLog: 16, kdf: kdfKey, memory: 1}, "key-file header with Argon2id"},
+		{sealHeader{aead: aeadGCM, chunkLog: 16, kdf: kdfKey, threads: 1}, "key-file header with Argon2id"},
+	} {
+		if _, err := parseSealHeader(tc.h.marshal()); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want %q", tc.h, err, tc.want)
+		}
+	}
 }
 
 // TestSealFormat opens a sealed file by FORMAT.md alone, without the

@@ -128,6 +128,9 @@ func TestAMDGeneration(t *testing.T) {
 		{0x17, 0x31, false, "Zen 2"}, // Rome
 		{0x17, 0x71, false, "Zen 2"}, // Matisse
 		{0x17, 0x50, false, "Zen 1"}, // as Linux's amd.c has it
+		{0x17, 0x90, false, "Zen 2"}, // Van Gogh: 0x90 and 0x91 in Linux's amd.c
+		{0x17, 0x91, false, "Zen 2"},
+		{0x17, 0x92, false, ""},
 		{0x17, 0xA0, false, "Zen 2"}, // Mendocino
 		{0x17, 0x80, false, ""},
 		{0x19, 0x01, false, "Zen 3"}, // Milan

@@ -29,6 +29,19 @@ func forEachGHASH(t *testing.T, f func(t *testing.T, g ghashImplInfo)) {
 	}
 }
 
+// TestGHASHImplementationsDistinct checks that each GHASH implementation
+// internal/cpu names runs code of its own: a name that ran another's code
+// would pass its tests on that code and leave its own untested.
+func TestGHASHImplementationsDistinct(t *testing.T) {
+	seen := map[ghashImpl]string{}
+	for _, g := range ghashImplementations() {
+		if other, ok := seen[g.impl]; ok {
+			t.Errorf("GHASH implementation %s runs the code of %s", g.name, other)
+		}
+		seen[g.impl] = g.name
+	}
+}
+
 func requiredGHASH() []string {
 	if env := os.Getenv("TWOFISH_TEST_REQUIRE_GHASH"); env != "" {
 		return strings.Split(env, ",")

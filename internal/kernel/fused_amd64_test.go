@@ -16,10 +16,10 @@ import (
 // fusedLengths are the block counts the fused kernels' tests try: every
 // count up to two groups and three blocks, and a few random ones up to ten
 // groups; with -short (under emulation), the counts around each group's
-// edges and one random one.
+// edges and the padding's threshold (smallTail), and one random one.
 func fusedLengths(r *rand.Rand) []int {
 	if testing.Short() {
-		return []int{0, 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, r.IntN(10 * FusedGroup)}
+		return []int{0, 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, FusedGroup + smallTail, FusedGroup + smallTail + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, r.IntN(10 * FusedGroup)}
 	}
 	var ns []int
 	for n := 0; n <= 2*FusedGroup+3; n++ {

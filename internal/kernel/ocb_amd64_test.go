@@ -11,6 +11,21 @@ import (
 	"github.com/twofish-go/twofish/internal/cpu"
 )
 
+// TestOCBMaskImplementationsDistinct checks that each OCBMask
+// implementation internal/cpu names runs code of its own: a name that ran
+// another's code would pass TestOCBMaskAssembly on that code and leave its
+// own untested.
+func TestOCBMaskImplementationsDistinct(t *testing.T) {
+	seen := map[int]string{}
+	for _, impl := range cpu.Host().OCBMask.Options {
+		i := ocbMaskIndex(impl.Name)
+		if other, ok := seen[i]; ok {
+			t.Errorf("OCBMask %s runs the code of %s", impl.Name, other)
+		}
+		seen[i] = impl.Name
+	}
+}
+
 // TestOCBMaskAssembly compares each OCBMask implementation this CPU runs
 // with ocbMaskGeneric: every block count of a batch, every op, in place
 // and not, unaligned.
