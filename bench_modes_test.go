@@ -205,7 +205,7 @@ func BenchmarkXTSSectors(b *testing.B) {
 	x, _ := NewXTS(key)
 	xc, _ := xts.NewCipher(func(k []byte) (cipher.Block, error) { return xtwofish.NewCipher(k) }, key)
 	buf := make([]byte, 64<<10)
-	for _, size := range []int{512, 4096} {
+	for _, size := range []int{512, 1024, 2048, 4096} {
 		oneByOne := func(f func(dst, src []byte, sector uint64)) func() {
 			return func() {
 				for i := 0; i < len(buf); i += size {

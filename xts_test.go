@@ -103,11 +103,12 @@ func TestXTSStealing(t *testing.T) {
 // TestXTSSectors checks that EncryptSectors and DecryptSectors give what
 // Encrypt and Decrypt give sector by sector, for every implementation and
 // NewXTS's and NewXTSConstantTime's plans: sectors of one block, of 48,
-// 256 and 1040 bytes (not whole halves of a group), of 512, 1536 and 4096
-// bytes (whole halves, an odd and an even number a sector), of 64 KiB (the
-// most halves a batch takes) and of 64 KiB and 512 bytes (more, which
-// take no halves), in runs of sectors around the batches' and the groups'
-// edges, in place and not, with sector numbers that wrap past 2^64.
+// 256 and 1040 bytes (not whole halves of a group), of 512, 1024 and 1536
+// bytes (the halves kernels' one, two and three halves a sector), of 2048
+// and 4096 bytes (whole groups, a sector a call), of 127 halves (the most a
+// batch takes, an odd number) and of 129 (more, which take no halves), in
+// runs of sectors around the batches' and the groups' edges, in place and
+// not, with sector numbers that wrap past 2^64.
 func TestXTSSectors(t *testing.T) {
 	type maker struct {
 		name string
@@ -126,7 +127,7 @@ func TestXTSSectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, size := range []int{BlockSize, 48, 256, 512, 1040, 1536, 4096, xtsHalves * halfBytes, (xtsHalves + 1) * halfBytes} {
+			for _, size := range []int{BlockSize, 48, 256, 512, 1024, 1040, 1536, 2048, 4096, (xtsHalves - 1) * halfBytes, (xtsHalves + 1) * halfBytes} {
 				counts := []int{0, 1, 2, 3, xtsSectors + 1}
 				switch {
 				case size <= 512:
