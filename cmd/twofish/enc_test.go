@@ -312,6 +312,8 @@ func TestEncDecErrors(t *testing.T) {
 	writeFile(t, ctFile, ct)
 	truncated := filepath.Join(dir, "truncated")
 	writeFile(t, truncated, ct[:len(ct)-1])
+	oneOver := filepath.Join(dir, "17-bytes")
+	writeFile(t, oneOver, make([]byte, 17))
 	empty := filepath.Join(dir, "empty")
 	writeFile(t, empty, nil)
 	badKeyFile := filepath.Join(dir, "badkey")
@@ -382,6 +384,7 @@ func TestEncDecErrors(t *testing.T) {
 		{1, "bad PKCS#7 padding", []string{"dec", "-mode", "ecb", "-key", key128, "-in", ctFile, "-out", out}},
 		{1, "the last sector is 15 bytes; xts needs at least 16", []string{"enc", "-mode", "xts", "-key", key256, "-in", truncated, "-out", out, "-sector-size", "16"}},
 		{1, "the last sector is 8 bytes; xts needs at least 16", []string{"dec", "-mode", "xts", "-key", key256, "-in", in, "-out", out, "-sector-size", "32"}},
+		{1, "the last sector is 1 byte; xts needs at least 16", []string{"enc", "-mode", "xts", "-key", key256, "-in", oneOver, "-out", out, "-sector-size", "16"}},
 	} {
 		r := exe(t, nil, nil, tc.args...)
 		checkOneLineError(t, r, tc.status, tc.want, tc.args)
@@ -396,7 +399,7 @@ func TestEncDecErrors(t *testing.T) {
 	if got := readFile(t, existing); string(got) != "keep me" {
 		t.Errorf("the existing output file was changed to %q", got)
 	}
-	if names := dirNames(t, dir); len(names) != 8 {
+	if names := dirNames(t, dir); len(names) != 9 {
 		t.Errorf("files left in the directory: %q", names)
 	}
 }

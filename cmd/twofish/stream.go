@@ -158,7 +158,11 @@ func (cr *crypter) checkFinal(n int, total int64) error {
 		return fmt.Errorf("the input is %d bytes, not a whole number of 16-byte blocks, which -nopad needs", total)
 	case cfg.mode == "xts":
 		if last := n % cfg.sectorSize; last > 0 && last < twofish.BlockSize {
-			return fmt.Errorf("the last sector is %d bytes; xts needs at least 16 (the input is %d bytes, sectors %d)", last, total, cfg.sectorSize)
+			unit := "bytes"
+			if last == 1 {
+				unit = "byte"
+			}
+			return fmt.Errorf("the last sector is %d %s; xts needs at least 16 (the input is %d bytes, sectors %d)", last, unit, total, cfg.sectorSize)
 		}
 	}
 	return nil
