@@ -133,8 +133,8 @@ func forEachFused(t *testing.T, f func(t *testing.T, k *Kernel)) {
 // kernel: every block count up to two groups and three blocks and a few
 // larger ones (the kernels take the whole groups, and more than smallTail
 // blocks after them padded into a group, as a pinned plan's ECB pads them,
-// and must leave the rest of dst alone), in place and not, at every offset
-// of the buffers modulo 8, with random counters, IVs and tweaks.
+// and must leave the rest of dst alone), in place and not, at a random
+// offset of the buffers modulo 8, with random counters, IVs and tweaks.
 func TestFusedGroupsAssembly(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)
@@ -255,8 +255,8 @@ func xtsHalvesRef(ref *Cipher, dst, src []byte, tweaks [][2]uint64, dec bool) {
 // in Go around the generic kernel, half by half: from zero to three
 // groups, with as many tweaks as the groups need, one more, and one fewer
 // (the kernels take the groups that both src and the tweaks cover, and
-// must leave the rest of dst alone), in place and not, at every offset of
-// the buffers modulo 8.
+// must leave the rest of dst alone), in place and not, at a random offset
+// of the buffers modulo 8.
 func TestXTSHalves(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)

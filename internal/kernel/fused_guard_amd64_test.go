@@ -11,8 +11,8 @@ import (
 )
 
 // TestFusedGuardPages runs the fused CTR, CBC and CFB decryption and XTS
-// kernels (and XTS's of a tweak a half-group, their tweaks flush against a
-// guard page too) over buffers that touch an inaccessible page on either
+// kernels (and XTS's of a tweak a half-group, their tweaks flush against
+// a guard page too, after them and before) over buffers that touch an inaccessible page on either
 // side, for zero, one and two groups, and runs that end in a padded group:
 // a kernel that reads or writes one byte outside the blocks it is given
 // (the CBC and CFB kernels read the block before each group but the first)
@@ -25,9 +25,19 @@ func TestFusedGuardPages(t *testing.T) {
 		c, ref := newCipher(key, kern), newCipher(key, Generic)
 		a := guardpage.New(t, maxGroups*FusedGroup*BlockSize)
 		b := guardpage.New(t, maxGroups*FusedGroup*BlockSize)
-		// XTSHalves's tweaks, flush against a guard page after them.
-		tp := guardpage.New(t, 2*maxGroups*BlockSize).AtEnd(2 * maxGroups * BlockSize)
-		tweakPage := unsafe.Slice((*[2]uint64)(unsafe.Pointer(&tp[0])), 2*maxGroups)
+		// XTSHalves's tweaks, flush against the guard page after them or
+		// the one before.
+		tr := guardpage.New(t, 2*maxGroups*BlockSize)
+		tweaksAt := func(n int, atEnd bool) [][2]uint64 {
+			b := tr.AtStart(n * BlockSize)
+			if atEnd {
+				b = tr.AtEnd(n * BlockSize)
+			}
+			if n == 0 {
+				return nil
+			}
+			return unsafe.Slice((*[2]uint64)(unsafe.Pointer(&b[0])), n)
+		}
 		for _, n := range []int{0, FusedGroup, 2 * FusedGroup, smallTail + 1, FusedGroup - 1, FusedGroup + 37} {
 			// The guard pages are flush against the blocks the kernels
 			// take.
@@ -67,14 +77,16 @@ func TestFusedGuardPages(t *testing.T) {
 					}
 					// The halves kernels, their tweaks against a guard page
 					// too.
-					tweaks := tweakPage[len(tweakPage)-2*n/FusedGroup:]
-					for i := range tweaks {
-						tweaks[i] = [2]uint64{r.Uint64(), r.Uint64()}
-					}
-					xtsHalvesRef(ref, want, place.Dst, tweaks, dec)
-					c.XTSHalves(place.Dst, place.Dst, tweaks, dec)
-					if !bytes.Equal(place.Dst, want) {
-						t.Fatalf("%d blocks, %s, decrypt %v: XTS of a tweak a half-group differs from XTS in Go", n, place.Name, dec)
+					for _, atEnd := range []bool{false, true} {
+						tweaks := tweaksAt(2*n/FusedGroup, atEnd)
+						for i := range tweaks {
+							tweaks[i] = [2]uint64{r.Uint64(), r.Uint64()}
+						}
+						xtsHalvesRef(ref, want, place.Dst, tweaks, dec)
+						c.XTSHalves(place.Dst, place.Dst, tweaks, dec)
+						if !bytes.Equal(place.Dst, want) {
+							t.Fatalf("%d blocks, %s, decrypt %v, tweaks at the end %v: XTS of a tweak a half-group differs from XTS in Go", n, place.Name, dec, atEnd)
+						}
 					}
 				}
 			}
