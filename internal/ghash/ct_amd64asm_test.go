@@ -1,7 +1,6 @@
 package ghash
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -18,20 +17,8 @@ import (
 // IndexRegisters allows. The CLMUL functions have no VEX encoding and
 // need not end with VZEROUPPER.
 func TestAssemblyIsConstantTime(t *testing.T) {
-	const name = "ghash_amd64.s"
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	funcs := asmscan.Functions(string(data))
-	for _, want := range []string{"ghashBlocksCLMUL", "ghashBlocksAVX2", "ghashBlocksAVX512", "ghashPowersCLMUL"} {
-		if funcs[want] == nil {
-			t.Errorf("%s has no function %s", name, want)
-		}
-	}
-	for fn, lines := range funcs {
-		for _, p := range asmscan.Problems(lines, asmscan.Rules{IndexRegisters: true, NoVZEROUPPER: strings.HasSuffix(fn, "CLMUL")}) {
-			t.Errorf("%s: %s: %s", name, fn, p)
-		}
-	}
+	want := []string{"ghashBlocksCLMUL", "ghashBlocksAVX2", "ghashBlocksAVX512", "ghashPowersCLMUL"}
+	asmscan.CheckFile(t, "ghash_amd64.s", want, func(fn string) asmscan.Rules {
+		return asmscan.Rules{IndexRegisters: true, NoVZEROUPPER: strings.HasSuffix(fn, "CLMUL")}
+	})
 }

@@ -59,7 +59,7 @@ func checkAVX512Assembly(t *testing.T, name string, want ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs := asmFunctions(string(data))
+	funcs := asmscan.Functions(string(data))
 	for _, fn := range want {
 		if funcs[fn] == nil {
 			t.Errorf("%s has no function %s", name, fn)
@@ -115,10 +115,6 @@ func checkRequires(t *testing.T, name, src string, nfuncs int, checked ...string
 		t.Errorf("%s: %d Requires comments for %d functions", name, n, nfuncs)
 	}
 }
-
-// asmFunctions returns the instruction lines of each TEXT symbol of a Go
-// assembly file, comments and labels removed (asmscan.Functions).
-func asmFunctions(src string) map[string][]string { return asmscan.Functions(src) }
 
 // checkPublicAddressesAndBranches reports any line of the function name
 // that breaks the rules of TestAVX512AssemblyIsConstantTime (asmscan's

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/twofish-go/twofish/internal/asmscan"
 	"github.com/twofish-go/twofish/internal/cpu"
 )
 
@@ -86,7 +87,7 @@ func TestKeyAVX2AssemblyIsConstantTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs := asmFunctions(string(data))
+	funcs := asmscan.Functions(string(data))
 	if funcs["scheduleAVX2"] == nil {
 		t.Errorf("%s has no function scheduleAVX2", name)
 	}

@@ -9,10 +9,6 @@ import (
 	"github.com/twofish-go/twofish/internal/asmscan"
 )
 
-// arm64CTProblems returns what in the arm64 assembly lines could make
-// their time depend on data (asmscan.ARM64Problems).
-func arm64CTProblems(lines []string) []string { return asmscan.ARM64Problems(lines) }
-
 func TestARM64CTScanner(t *testing.T) {
 	for line, bad := range map[string]bool{
 		"\tMOVWU (R0)(R13<<2), R13":           true,
@@ -37,14 +33,14 @@ func TestARM64CTScanner(t *testing.T) {
 		"\tVTBL V8.B16, [V14.B16], V12.B16":   false,
 		"\tADD $4096, R0, R4":                 false,
 	} {
-		if got := len(arm64CTProblems([]string{line})) > 0; got != bad {
-			t.Errorf("arm64CTProblems(%q) = %v, want a problem: %v", line, arm64CTProblems([]string{line}), bad)
+		if got := len(asmscan.ARM64Problems([]string{line})) > 0; got != bad {
+			t.Errorf("asmscan.ARM64Problems(%q) = %v, want a problem: %v", line, asmscan.ARM64Problems([]string{line}), bad)
 		}
 	}
 }
 
 // TestNEONAssemblyIsConstantTime reads neon_arm64.s, on any architecture,
-// and checks that it has both kernels and nothing arm64CTProblems reports.
+// and checks that it has both kernels and nothing asmscan.ARM64Problems reports.
 func TestNEONAssemblyIsConstantTime(t *testing.T) {
 	data, err := os.ReadFile("neon_arm64.s")
 	if err != nil {
@@ -56,7 +52,7 @@ func TestNEONAssemblyIsConstantTime(t *testing.T) {
 			t.Errorf("neon_arm64.s has no function %s", fn)
 		}
 	}
-	for _, p := range arm64CTProblems(lines) {
+	for _, p := range asmscan.ARM64Problems(lines) {
 		t.Error(p)
 	}
 }

@@ -3,7 +3,6 @@
 package kernel
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -20,21 +19,8 @@ import (
 // which the rule's relaxations IndexRegisters and CMOV allow. ocbMaskSSE2
 // has no VEX encoding and need not end with VZEROUPPER.
 func TestOCBMaskAssemblyIsConstantTime(t *testing.T) {
-	const name = "ocb_amd64.s"
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	funcs := asmscan.Functions(string(data))
-	for _, want := range []string{"ocbMaskSSE2", "ocbMaskAVX2", "ocbMaskAVX512"} {
-		if funcs[want] == nil {
-			t.Errorf("%s has no function %s", name, want)
-		}
-	}
-	for fn, lines := range funcs {
-		rules := asmscan.Rules{IndexRegisters: true, CMOV: true, NoVZEROUPPER: strings.HasSuffix(fn, "SSE2")}
-		for _, p := range asmscan.Problems(lines, rules) {
-			t.Errorf("%s: %s: %s", name, fn, p)
-		}
-	}
+	want := []string{"ocbMaskSSE2", "ocbMaskAVX2", "ocbMaskAVX512"}
+	asmscan.CheckFile(t, "ocb_amd64.s", want, func(fn string) asmscan.Rules {
+		return asmscan.Rules{IndexRegisters: true, CMOV: true, NoVZEROUPPER: strings.HasSuffix(fn, "SSE2")}
+	})
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/asmscan"
 )
 
 // The avx512-gfni kernels of single blocks (single_avx512_amd64.s) against
@@ -56,7 +58,7 @@ func TestSingleAVX512AssemblyIsConstantTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := string(raw)
-	funcs := asmFunctions(data)
+	funcs := asmscan.Functions(data)
 	for _, want := range []string{"encryptBlock1AVX512GFNI", "decryptBlock1AVX512GFNI"} {
 		if funcs[want] == nil {
 			t.Errorf("single_avx512_amd64.s has no function %s", want)
