@@ -134,16 +134,10 @@ func (x *XTS) sectors(dst, src []byte, size int, sector uint64, decrypt bool) {
 	}
 	x.check(dst, src, bad)
 	// halves is how many 512-byte halves of groups a sector has, if the
-	// kernels of a tweak a half take them: sectors of 512 bytes to 64 KiB
-	// but for those of two whole groups or more, which go a sector a call
-	// to the kernels that step each register's tweaks by VPCLMULQDQ
-	// (avx512-gfni's), faster there than the halves kernels' shifts
-	// (BenchmarkXTSSectors on Zen 5, medians of 5 alternating runs: 1 KiB
-	// sectors 19.9 µs for 64 KiB by halves, 26.2 a sector a call; 2 KiB
-	// 20.2 and 19.7; 4 KiB 20.1 and 18.9).
+	// kernels of a tweak a half take sectors of its size, and a batch
+	// holds one.
 	halves := 0
-	wholeGroups := size%(2*halfBytes) == 0 && size >= 4*halfBytes
-	if size%halfBytes == 0 && !wholeGroups && size/halfBytes <= xtsHalves && x.data.k.Fused() {
+	if x.data.k.XTSHalvesTake(size) && size/halfBytes <= xtsHalves {
 		halves = size / halfBytes
 	}
 	var tb [xtsSectors * BlockSize]byte

@@ -88,6 +88,20 @@ func (c *Cipher) XTSHalves(dst, src []byte, tweaks [][2]uint64, dec bool) int {
 	return n * FusedGroup * BlockSize
 }
 
+// XTSHalvesTake reports whether XTSHalves is the way for sectors of
+// sectorBytes bytes: where c has the halves kernels, sectors of a multiple
+// of 512 bytes but those of two whole groups or more, which go a sector a
+// call to XTSGroups, whose avx512-gfni kernels step each register's tweaks
+// by VPCLMULQDQ, faster than the halves kernels' shifts
+// (BenchmarkXTSSectors on Zen 5, medians of 5 alternating runs, 64 KiB:
+// 1 KiB sectors 19.9 µs by halves, 26.2 a sector a call; 2 KiB 20.2 and
+// 19.7; 4 KiB 20.1 and 18.9).
+func (c *Cipher) XTSHalvesTake(sectorBytes int) bool {
+	const half = XTSHalf * BlockSize
+	wholeGroups := sectorBytes%(2*half) == 0 && sectorBytes >= 4*half
+	return c.Fused() && sectorBytes > 0 && sectorBytes%half == 0 && !wholeGroups
+}
+
 // The fused mode kernels, for fused and fused64.
 const (
 	fusedCTR = iota

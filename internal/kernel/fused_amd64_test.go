@@ -364,7 +364,18 @@ func TestFusedGroupsDecline(t *testing.T) {
 			if !c.Fused() {
 				t.Errorf("%s: Fused reports false", k.Name)
 			}
+			// The halves kernels take sectors of 512 bytes, 1 KiB and an
+			// odd number of halves; whole groups from 2 KiB go a sector a
+			// call.
+			for size, want := range map[int]bool{512: true, 1024: true, 1536: true, 2560: true, 2048: false, 4096: false, 0: false, 256: false, 520: false} {
+				if got := c.XTSHalvesTake(size); got != want {
+					t.Errorf("%s: XTSHalvesTake(%d) = %v, want %v", k.Name, size, got, want)
+				}
+			}
 			continue
+		}
+		if c.XTSHalvesTake(512) {
+			t.Errorf("%s: XTSHalvesTake(512) without the halves kernels", k.Name)
 		}
 		dst := make([]byte, len(src))
 		var ctr [2]uint64

@@ -24,3 +24,7 @@ func (c *Cipher) XTSGroups([]byte, []byte, *[2]uint64, bool) int { return 0 }
 // XTSHalves reports that no kernel of this build makes XTS's tweaks
 // itself: it does nothing and returns 0.
 func (c *Cipher) XTSHalves([]byte, []byte, [][2]uint64, bool) int { return 0 }
+
+// XTSHalvesTake reports that no kernel of this build takes XTS's sectors
+// by halves of groups.
+func (c *Cipher) XTSHalvesTake(int) bool { return false }
