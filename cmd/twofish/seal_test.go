@@ -417,18 +417,24 @@ func TestSealStrongerThanCeiling(t *testing.T) {
 	}
 }
 
-// TestChunkWorkers checks that the largest chunk a header may ask for
-// keeps runChunks' buffers within chunkMemory on any number of cores, and
-// that the default chunk runs a worker a core on up to 64 cores.
-func TestChunkWorkers(t *testing.T) {
-	big := 2<<maxChunkLog + sealTagSize
+// TestChunkPlan checks that the largest chunk a header may ask for keeps
+// runChunks' buffers within chunkMemory on any number of cores, that the
+// default chunk runs a worker a core on up to 64 cores, and that jobs hold
+// batchBytes of small chunks and one large chunk.
+func TestChunkPlan(t *testing.T) {
 	for _, procs := range []int{1, 2, 64, 1024} {
-		w := chunkWorkers(procs, big)
-		if w < 1 || w > procs || (2*w+2)*big > chunkMemory {
-			t.Errorf("%d cores, 16 MiB chunks: %d workers, %d MiB of buffers", procs, w, (2*w+2)*big>>20)
+		for _, in := range []int{1 << maxChunkLog, 1<<maxChunkLog + sealTagSize} {
+			slot, per, w := chunkPlan(procs, in, 2<<maxChunkLog+sealTagSize-in)
+			if w < 1 || w > procs || per != 1 || (2*w+2)*per*slot > chunkMemory {
+				t.Errorf("%d cores, 16 MiB chunks: %d workers, %d a job, %d MiB of buffers", procs, w, per, (2*w+2)*per*slot>>20)
+			}
 		}
-		if got := chunkWorkers(procs, 2<<defaultChunkLog+sealTagSize); procs <= 64 && got != procs {
-			t.Errorf("%d cores, 64 KiB chunks: %d workers", procs, got)
+		slot, per, w := chunkPlan(procs, 1<<defaultChunkLog, 1<<defaultChunkLog+sealTagSize)
+		if procs <= 64 && w != procs {
+			t.Errorf("%d cores, 64 KiB chunks: %d workers", procs, w)
+		}
+		if per*slot > batchBytes || (per+1)*slot <= batchBytes {
+			t.Errorf("64 KiB chunks: %d a job of %d bytes", per, per*slot)
 		}
 	}
 }

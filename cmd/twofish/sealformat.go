@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"crypto/cipher"
 	"crypto/hkdf"
 	"crypto/sha256"
@@ -204,23 +203,12 @@ func (e errAuth) Error() string {
 	return fmt.Sprintf("the file was changed (chunk %d does not authenticate)", e.chunk)
 }
 
-// A sealJob is one chunk on its way through the pipeline.
-type sealJob struct {
-	index uint32
-	last  bool
-	in    []byte
-	out   []byte
-	err   error
-	done  chan struct{}
-}
-
 // sealChunks seals the message read from r, chunk by chunk, to w (after
 // the header, which the caller has written).
 func sealChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress func(int)) error {
 	ad := h.marshal()
-	return runChunks(r, w, h.chunkSize(), h.chunkSize()+sealTagSize, progress, func(j *sealJob) error {
-		j.out = a.Seal(j.out[:0], h.nonce(j.index, j.last), j.in, ad)
-		return nil
+	return runChunks(r, w, h.chunkSize(), h.chunkSize()+sealTagSize, progress, func(i uint32, last bool, in []byte) ([]byte, error) {
+		return a.Seal(in[:0], h.nonce(i, last), in, ad), nil
 	}, false)
 }
 
@@ -229,43 +217,67 @@ func sealChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress
 // written.
 func openChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress func(int)) error {
 	ad := h.marshal()
-	return runChunks(r, w, h.chunkSize()+sealTagSize, h.chunkSize(), progress, func(j *sealJob) error {
-		if len(j.in) < sealTagSize {
-			return errAuth{j.index, true}
+	return runChunks(r, w, h.chunkSize()+sealTagSize, h.chunkSize(), progress, func(i uint32, last bool, in []byte) ([]byte, error) {
+		if len(in) < sealTagSize {
+			return nil, errAuth{i, true}
 		}
-		var err error
-		j.out, err = a.Open(j.out[:0], h.nonce(j.index, j.last), j.in, ad)
+		out, err := a.Open(in[:0], h.nonce(i, last), in, ad)
 		if err != nil {
-			return errAuth{j.index, j.last}
+			return nil, errAuth{i, last}
 		}
-		return nil
+		return out, nil
 	}, true)
 }
 
 // chunkMemory bounds the buffers of runChunks: the chunk size comes from
-// a file's header (up to 16 MiB, in and out), and a buffer pair for each
-// of 2·GOMAXPROCS+2 jobs would otherwise take 4 GiB on a 64-core machine.
+// a file's header (up to 16 MiB, and its tag), and a buffer for each of
+// 2·GOMAXPROCS+2 jobs would otherwise take 2 GiB on a 64-core machine.
 const chunkMemory = 256 << 20
 
-// chunkWorkers returns how many workers runChunks runs on procs cores for
-// chunks whose input and output take pair bytes: one a core, but no more
-// than keep the 2·workers+2 buffer pairs within chunkMemory, and at least
+// batchBytes is how much input a job of runChunks holds when chunks are
+// small: as many whole chunks as fit, and at least one. Handing the
+// default 64 KiB chunks between the reader, the workers and the writer one
+// at a time, sealing 1 GiB from the page cache to /dev/null took 1.5x as
+// long as in jobs of 1 MiB (0.53 against 0.36 s, medians of 5, Zen 5, 2
+// cores): the goroutines' hand-offs and wake-ups cost that much.
+const batchBytes = 1 << 20
+
+// chunkPlan returns how runChunks lays out chunks of inSize bytes in and
+// outSize out on procs cores: a slot of slot bytes a chunk, per chunks a
+// job (batchBytes, or one chunk), and a worker a core, but no more than
+// keep the buffers of 2·workers+2 jobs within chunkMemory, and at least
 // one.
-func chunkWorkers(procs, pair int) int {
-	return max(1, min(procs, (chunkMemory/pair-2)/2))
+func chunkPlan(procs, inSize, outSize int) (slot, per, workers int) {
+	slot = max(inSize, outSize)
+	per = max(1, batchBytes/slot)
+	return slot, per, max(1, min(procs, (chunkMemory/(per*slot)-2)/2))
+}
+
+// A sealJob is a run of consecutive chunks on its way through the
+// pipeline, each processed in place in a slot of buf.
+type sealJob struct {
+	first uint32   // the number of its first chunk
+	lens  []int    // the input length of each chunk
+	last  bool     // its last chunk is the message's last
+	buf   []byte   // the chunks, one a slot
+	outs  [][]byte // each chunk's output, in its slot, up to the first failure
+	err   error    // the first chunk's failure
+	done  chan struct{}
 }
 
 // runChunks reads r in chunks of inSize bytes (the last may be shorter),
 // processes them on GOMAXPROCS workers and writes their outputs in order to
-// w. A chunk is the last if the input ends with it; an empty input is one
-// empty last chunk, except when opening (open), where it is an error.
-// Memory stays at a few chunks whatever the input's size.
-func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int), process func(*sealJob) error, open bool) error {
-	workers := chunkWorkers(runtime.GOMAXPROCS(0), inSize+outSize)
+// w. process turns chunk i's input into its output of at most outSize
+// bytes, in the input's place; last says whether the input ends with it.
+// An empty input is one empty last chunk, except when opening (open),
+// where it is an error. After a chunk fails nothing more is written.
+// Memory stays at a few jobs' buffers whatever the input's size.
+func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int), process func(i uint32, last bool, in []byte) ([]byte, error), open bool) error {
+	slot, per, workers := chunkPlan(runtime.GOMAXPROCS(0), inSize, outSize)
 	nbuf := 2*workers + 2
 	free := make(chan *sealJob, nbuf)
 	for range nbuf {
-		free <- &sealJob{in: make([]byte, inSize), out: make([]byte, 0, outSize+sealTagSize)}
+		free <- &sealJob{buf: make([]byte, per*slot)}
 	}
 	work := make(chan *sealJob, nbuf)
 	order := make(chan *sealJob, nbuf)
@@ -276,7 +288,14 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				j.err = process(j)
+				for k, n := range j.lens {
+					out, err := process(j.first+uint32(k), j.last && k == len(j.lens)-1, j.buf[k*slot:k*slot+n:(k+1)*slot])
+					if err != nil {
+						j.err = err
+						break
+					}
+					j.outs = append(j.outs, out)
+				}
 				close(j.done)
 			}
 		}()
@@ -288,14 +307,17 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 		defer close(wdone)
 		for j := range order {
 			<-j.done
-			if werr == nil && j.err != nil {
-				werr = j.err
-			}
 			if werr == nil {
-				if _, err := w.Write(j.out); err != nil {
-					werr = fmt.Errorf("writing the output: %v", unwrapPath(err))
-				} else if progress != nil {
-					progress(len(j.in))
+				werr = j.write(w, slot)
+				if werr == nil && progress != nil {
+					n := 0
+					for _, l := range j.lens[:len(j.outs)] {
+						n += l
+					}
+					progress(n)
+				}
+				if werr == nil {
+					werr = j.err
 				}
 			}
 			if werr != nil {
@@ -305,42 +327,67 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 		}
 	}()
 
+	send := func(j *sealJob) {
+		j.done = make(chan struct{})
+		order <- j
+		work <- j
+	}
 	rerr := func() error {
-		br := bufio.NewReaderSize(r, 64<<10)
-		for i := uint64(0); !failed.Load(); i++ {
-			if i > 1<<32-1 {
-				return errors.New("the input is too long for this chunk size (2^32 chunks)")
-			}
+		// A full job is held back until a byte after it comes: only then
+		// is it known that its last chunk is not the message's last.
+		var held *sealJob
+		for i := uint64(0); !failed.Load(); {
 			j := <-free
-			j.in = j.in[:cap(j.in)]
-			n, err := io.ReadFull(br, j.in)
-			switch err {
-			case nil:
-				if _, perr := br.Peek(1); perr == io.EOF {
-					j.last = true
-				} else if perr != nil {
-					return fmt.Errorf("reading the input: %v", unwrapPath(perr))
+			j.first, j.lens, j.outs, j.err, j.last = uint32(i), j.lens[:0], j.outs[:0], nil, false
+			ended := false
+			for !ended && len(j.lens) < per {
+				if i+uint64(len(j.lens)) > 1<<32-1 {
+					return errors.New("the input is too long for this chunk size (2^32 chunks)")
 				}
-			case io.EOF, io.ErrUnexpectedEOF:
-				if n == 0 && i > 0 {
-					// The previous chunk was full and the input ended
-					// after it without its being read as the last: only
-					// possible if the input grew or shrank while read.
-					return errors.New("the input changed while it was read")
+				k := len(j.lens)
+				b := j.buf[k*slot : k*slot+inSize]
+				n, err := io.ReadAtLeast(r, b, 1)
+				if n > 0 {
+					if held != nil {
+						send(held)
+						held = nil
+					}
+					if err == nil {
+						var m int
+						m, err = io.ReadFull(r, b[n:])
+						n += m
+					}
 				}
-				if n == 0 && open {
-					return errors.New("the file was cut short after its header")
+				switch err {
+				case nil:
+				case io.EOF, io.ErrUnexpectedEOF:
+					ended = true
+				default:
+					return fmt.Errorf("reading the input: %v", unwrapPath(err))
 				}
+				if n > 0 {
+					j.lens = append(j.lens, n)
+				}
+			}
+			i += uint64(len(j.lens))
+			switch {
+			case !ended:
+				held = j
+				continue
+			case len(j.lens) > 0:
 				j.last = true
+				send(j)
+			case held != nil:
+				held.last = true
+				send(held)
+				free <- j
+			case open:
+				return errors.New("the file was cut short after its header")
 			default:
-				return fmt.Errorf("reading the input: %v", unwrapPath(err))
+				j.lens, j.last = append(j.lens, 0), true
+				send(j)
 			}
-			j.index, j.in, j.err, j.done = uint32(i), j.in[:n], nil, make(chan struct{})
-			order <- j
-			work <- j
-			if j.last {
-				return nil
-			}
+			return nil
 		}
 		return nil
 	}()
@@ -352,4 +399,40 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 		return werr
 	}
 	return rerr
+}
+
+// write writes the outputs of j's chunks to w in order, each run of them
+// that follow each other in j.buf in one write.
+func (j *sealJob) write(w io.Writer, slot int) error {
+	start, end := 0, 0 // the run of j.buf not yet written
+	flush := func(b []byte) error {
+		if len(b) == 0 {
+			return nil
+		}
+		if _, err := w.Write(b); err != nil {
+			return fmt.Errorf("writing the output: %v", unwrapPath(err))
+		}
+		return nil
+	}
+	for k, out := range j.outs {
+		switch {
+		case len(out) == 0:
+		case &out[0] == &j.buf[k*slot] && end == k*slot:
+			end += len(out)
+		case &out[0] == &j.buf[k*slot]:
+			if err := flush(j.buf[start:end]); err != nil {
+				return err
+			}
+			start, end = k*slot, k*slot+len(out)
+		default:
+			if err := flush(j.buf[start:end]); err != nil {
+				return err
+			}
+			if err := flush(out); err != nil {
+				return err
+			}
+			start, end = 0, 0
+		}
+	}
+	return flush(j.buf[start:end])
 }

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+// The tests of runChunks, the pipeline of seal and open, with a stand-in
+// for the AEAD: tagChunk appends each chunk's number and last flag, and
+// untagChunk checks and removes them, so that a chunk in the wrong place,
+// or with the wrong number or flag, shows.
+
+// tagLen is what tagChunk adds to a chunk.
+const tagLen = 5
+
+// tagChunk is seal's stand-in: the chunk, its number and its last flag,
+// in place.
+func tagChunk(i uint32, last bool, in []byte) ([]byte, error) {
+	flag := byte(0)
+	if last {
+		flag = 1
+	}
+	return append(binary.BigEndian.AppendUint32(in, i), flag), nil
+}
+
+// untagChunk is open's stand-in: it checks the number and the flag that
+// tagChunk added, and removes them in place.
+func untagChunk(i uint32, last bool, in []byte) ([]byte, error) {
+	n := len(in) - tagLen
+	if n < 0 {
+		return nil, fmt.Errorf("chunk %d: %d bytes", i, len(in))
+	}
+	if got := binary.BigEndian.Uint32(in[n:]); got != i || (in[n+4] == 1) != last {
+		return nil, fmt.Errorf("chunk %d (last %v) came as chunk %d (last %v)", i, last, got, in[n+4] == 1)
+	}
+	return in[:n], nil
+}
+
+// tagged is what runChunks with tagChunk must write for msg in chunks of
+// size bytes: an empty message is one empty last chunk.
+func tagged(msg []byte, size int) []byte {
+	var out []byte
+	for i := 0; i == 0 || i*size < len(msg); i++ {
+		chunk := msg[i*size : min(len(msg), (i+1)*size)]
+		out, _ = tagChunk(uint32(i), (i+1)*size >= len(msg), append(out, chunk...))
+	}
+	return out
+}
+
+// chunkLengths are message lengths around the chunk and job boundaries of
+// chunks of size bytes, jobs of per chunks.
+func chunkLengths(size, per int) []int {
+	job := per * size
+	return []int{0, 1, size - 1, size, size + 1, job - 1, job, job + 1, 2 * job, 2*job + size + 3}
+}
+
+// TestRunChunks seals messages of every length around the chunk and job
+// boundaries with the stand-in, read whole, in halves and a byte at a time,
+// and opens them again: every chunk in its place with its number and last
+// flag, in jobs of many chunks (1000-byte chunks) and of a few (300 KiB).
+func TestRunChunks(t *testing.T) {
+	r := rng(t)
+	readers := map[string]func(io.Reader) io.Reader{
+		"whole":  func(r io.Reader) io.Reader { return r },
+		"halves": iotest.HalfReader,
+		"bytes":  iotest.OneByteReader,
+	}
+	for _, size := range []int{1000, 300 << 10} {
+		_, per, _ := chunkPlan(2, size, size+tagLen)
+		if size == 300<<10 && per != 3 {
+			t.Fatalf("300 KiB chunks: %d a job, want 3", per)
+		}
+		for _, n := range chunkLengths(size, per) {
+			msg := randomBytes(r, n)
+			want := tagged(msg, size)
+			for name, wrap := range readers {
+				if name == "bytes" && n > 4*size {
+					continue
+				}
+				t.Run(fmt.Sprintf("size=%d/n=%d/%s", size, n, name), func(t *testing.T) {
+					var sealed bytes.Buffer
+					done := 0
+					if err := runChunks(wrap(bytes.NewReader(msg)), &sealed, size, size+tagLen, func(k int) { done += k }, tagChunk, false); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(sealed.Bytes(), want) {
+						t.Fatalf("sealed %d bytes into %d, want %d (or they differ)", n, sealed.Len(), len(want))
+					}
+					if done != n {
+						t.Errorf("progress counted %d bytes of %d", done, n)
+					}
+					var opened bytes.Buffer
+					done = 0
+					err := runChunks(wrap(bytes.NewReader(want)), &opened, size+tagLen, size, func(k int) { done += k }, untagChunk, true)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(opened.Bytes(), msg) || done != len(want) {
+						t.Errorf("opened %d bytes (progress %d) into %d, want %d", len(want), done, opened.Len(), n)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestRunChunksEmptyOpen checks that opening nothing after the header is
+// an error, where sealing nothing makes one empty chunk.
+func TestRunChunksEmptyOpen(t *testing.T) {
+	var out bytes.Buffer
+	err := runChunks(bytes.NewReader(nil), &out, 1000+tagLen, 1000, nil, untagChunk, true)
+	if err == nil || !strings.Contains(err.Error(), "cut short after its header") || out.Len() > 0 {
+		t.Errorf("got %v and %d bytes", err, out.Len())
+	}
+}
+
+// TestRunChunksStopsAtFailure fails one chunk, first, last, inside a job
+// and at either end of one: the chunks before it are written, nothing
+// after it, and its error is runChunks'.
+func TestRunChunksStopsAtFailure(t *testing.T) {
+	const size = 1000
+	_, per, _ := chunkPlan(2, size, size+tagLen)
+	msg := randomBytes(rng(t), 3*per*size+10)
+	last := 3 * per
+	for _, bad := range []int{0, 1, per / 2, per - 1, per, per + 1, 2*per + 7, last} {
+		errBad := errors.New("bad chunk")
+		var out bytes.Buffer
+		err := runChunks(bytes.NewReader(msg), &out, size, size+tagLen, nil, func(i uint32, last bool, in []byte) ([]byte, error) {
+			if int(i) == bad {
+				return nil, errBad
+			}
+			return tagChunk(i, last, in)
+		}, false)
+		if err != errBad {
+			t.Errorf("chunk %d failed: runChunks returned %v", bad, err)
+		}
+		if want := tagged(msg, size)[:bad*(size+tagLen)]; !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("chunk %d failed: wrote %d bytes, want the %d before it", bad, out.Len(), len(want))
+		}
+	}
+}
+
+// TestRunChunksOutOfPlace checks that outputs that process makes
+// elsewhere than in the input's place are written too, in order.
+func TestRunChunksOutOfPlace(t *testing.T) {
+	const size = 1000
+	_, per, _ := chunkPlan(2, size, size+tagLen)
+	msg := randomBytes(rng(t), 2*per*size+33)
+	var out bytes.Buffer
+	err := runChunks(bytes.NewReader(msg), &out, size, size+tagLen, nil, func(i uint32, last bool, in []byte) ([]byte, error) {
+		if i%3 == 1 {
+			return tagChunk(i, last, bytes.Clone(in))
+		}
+		return tagChunk(i, last, in)
+	}, false)
+	if err != nil || !bytes.Equal(out.Bytes(), tagged(msg, size)) {
+		t.Errorf("error %v, %d bytes written of %d", err, out.Len(), len(tagged(msg, size)))
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// failingWriter fails every write after the first n bytes.
+type failingWriter struct{ n int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		return 0, errors.New("disk full")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestRunChunksWriteFails checks that a write that fails stops the
+// pipeline: the error says so, and the reader stops within the jobs in
+// flight instead of reading the rest of a long input.
+func TestRunChunksWriteFails(t *testing.T) {
+	const size, total = 1000, 256 << 20
+	slot, per, workers := chunkPlan(runtime.GOMAXPROCS(0), size, size+tagLen)
+	in := &countingReader{r: io.LimitReader(zeros{}, total)}
+	err := runChunks(in, &failingWriter{n: 3 * slot}, size, size+tagLen, nil, tagChunk, false)
+	if err == nil || !strings.Contains(err.Error(), "writing the output: disk full") {
+		t.Errorf("got %v", err)
+	}
+	// The jobs in flight, the one held back and the one being read.
+	if limit := (2*workers + 4) * per * size; in.n > limit {
+		t.Errorf("read %d bytes after the output failed, more than %d", in.n, limit)
+	}
+}
+
+// TestRunChunksReadFails checks that a read error ends runChunks with it.
+func TestRunChunksReadFails(t *testing.T) {
+	msg := randomBytes(rng(t), 3<<20)
+	in := io.MultiReader(bytes.NewReader(msg), iotest.ErrReader(errors.New("device gone")))
+	err := runChunks(in, io.Discard, 1000, 1000+tagLen, nil, tagChunk, false)
+	if err == nil || !strings.Contains(err.Error(), "reading the input: device gone") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// zeros reads as an endless run of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// notifyWriter collects what is written and tells written each time.
+type notifyWriter struct {
+	bytes.Buffer
+	written chan int
+}
+
+func (w *notifyWriter) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	w.written <- w.Len()
+	return n, err
+}
+
+// TestRunChunksStreams feeds runChunks from a pipe that stops after a full
+// job and one byte more: the job must come out while the writer waits,
+// as soon as that byte tells runChunks it is not the message's last.
+func TestRunChunksStreams(t *testing.T) {
+	const size = 1000
+	_, per, _ := chunkPlan(2, size, size+tagLen)
+	msg := randomBytes(rng(t), per*size+1)
+	pr, pw := io.Pipe()
+	out := &notifyWriter{written: make(chan int, 2*per+2)}
+	errc := make(chan error, 1)
+	go func() { errc <- runChunks(pr, out, size, size+tagLen, nil, tagChunk, false) }()
+	go pw.Write(msg)
+	for n := 0; n < per*(size+tagLen); {
+		select {
+		case n = <-out.written:
+		case <-time.After(60 * time.Second):
+			t.Fatalf("after a job and a byte more, %d bytes written of the job's %d", n, per*(size+tagLen))
+		}
+	}
+	pw.Close()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), tagged(msg, size)) {
+		t.Error("the streamed message came out wrong")
+	}
+}
