@@ -193,7 +193,7 @@ func benchmarkModeVsECB(b *testing.B, f, ecb func([]byte), size int) {
 	b.ReportMetric(float64(minECB)/float64(minMode), "xECBmin")
 }
 
-// BenchmarkXTSSectors encrypts 64 KiB of consecutive sectors of 512 and
+// BenchmarkXTSSectors encrypts 64 KiB of consecutive sectors of 512 to
 // 4096 bytes with NewXTS's XTS, sector by sector through Encrypt (way=one)
 // and all at once through EncryptSectors (way=sectors), and with
 // x/crypto/xts over x/crypto/twofish sector by sector (impl=xcrypto):

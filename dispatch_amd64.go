@@ -7,7 +7,7 @@ import "github.com/twofish-go/twofish/internal/kernel"
 // Encrypt encrypts the first block of src into dst. dst and src must
 // overlap entirely or not at all.
 //
-// Encrypt and Decrypt switch on the narrowest kernel of c's ladder
+// Encrypt and Decrypt switch on the single-block kernel of c's plan
 // themselves, the path of single blocks and the serial modes: a call level
 // between them and the kernel costs about 3% of a 1-way block.
 func (c *Cipher) Encrypt(dst, src []byte) {

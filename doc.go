@@ -60,11 +60,12 @@
 // secret-dependent memory access or branch, build their key material the
 // same way, and hand leftover blocks only to constant-time kernels.
 // NewCipher uses table kernels for single blocks and short runs on every
-// CPU, where the constant-time ones are 3x-4x (AVX-512) to 8x (AVX2) slower,
-// and for long runs where no AVX-512 VBMI is usable. To require constant
-// time, use NewCipherConstantTime (and NewXTSConstantTime), which take the
-// fastest constant-time kernel this CPU runs for every shape whatever
-// TWOFISH_IMPL says; Cipher.ConstantTime reports which kind a Cipher is.
+// CPU, where the constant-time ones are up to 3x (AVX-512) to 8x (AVX2)
+// slower (a single block on Zen 5), and for long runs where no AVX-512 VBMI
+// is usable. To require constant time, use NewCipherConstantTime (and
+// NewXTSConstantTime), which take the fastest constant-time kernel this CPU
+// runs for every shape whatever TWOFISH_IMPL says; Cipher.ConstantTime
+// reports which kind a Cipher is.
 //
 // # Test vectors
 //

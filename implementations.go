@@ -24,7 +24,8 @@ func Implementations() []Implementation {
 }
 
 // AutoImplementation returns the name of the implementation that NewCipher
-// uses in this process and a one-line reason for the choice.
+// uses for long runs in this process (see Cipher.Paths for the others) and
+// a one-line reason for the choice.
 func AutoImplementation() (name, reason string) {
 	b := cpu.Host().Block
 	return b.Name, b.Reason

@@ -54,8 +54,9 @@ func NewCipher(key []byte) (*Cipher, error) {
 // The modes and AEADs built on the Cipher stay constant-time (GHASH has no
 // tables either). The table kernels that NewCipher uses for single blocks and
 // short runs everywhere, and for long runs on CPUs without AVX-512 VBMI,
-// are 2x to 10x faster there than the vector constant-time kernels and 30x
-// to 60x faster than generic-ct (ECB on Zen 5, the README's table), but
+// are up to 8x faster there than the vector constant-time kernels (a single
+// block on Zen 5; long runs with AVX2 0.96-1.3x there, 2x on Zen 1) and 30x
+// to 90x faster than generic-ct (ECB on Zen 5, the README's table), but
 // their timing can leak key bits through the cache to code that shares the
 // processor.
 func NewCipherConstantTime(key []byte) (*Cipher, error) {

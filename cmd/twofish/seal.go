@@ -30,13 +30,13 @@ chunks cut off, swapped or repeated.
 The secret: a passphrase, read from the terminal without echo (twice when
 sealing), from the first line of -passphrase-file, or from the environment
 variable that -passphrase-env names; it goes through Argon2id (-argon2-time,
--argon2-memory, -argon2-threads; the defaults take about half a second). Or
-a key file (-key-file): 32 bytes, raw or in hex. A sealed file is untrusted
-until it authenticates, so open refuses one whose Argon2id would cost more
-than 2 GiB of memory, 4 GiB of passes times memory or 16 lanes before it
-derives a key; -argon2-max-memory, -argon2-max-work and -argon2-max-threads
-raise the ceiling for files sealed with stronger settings (and let seal
-write them).
+-argon2-memory, -argon2-threads; the defaults take 0.3-0.4 s on a 2-core AMD
+EPYC). Or a key file (-key-file): 32 bytes, raw or in hex. A sealed file is
+untrusted until it authenticates, so open refuses one whose Argon2id would
+cost more than 2 GiB of memory, 4 GiB of passes times memory or 16 lanes
+before it derives a key; -argon2-max-memory, -argon2-max-work and
+-argon2-max-threads raise the ceiling for files sealed with stronger
+settings (and let seal write them).
 
 An output file is written under a temporary name and renamed into place only
 when the whole message is done (for open: when every chunk authenticated), so
