@@ -396,6 +396,27 @@ func TestArgon2Limits(t *testing.T) {
 	}
 }
 
+// TestArgon2LimitsSayHowMuch checks that a refusal's numbers tell the
+// cost from the ceiling, also where they differ by less than the one
+// decimal of GiB shows.
+func TestArgon2LimitsSayHowMuch(t *testing.T) {
+	def := argon2Limits{memory: defaultArgon2MaxMemMiB << 10, work: defaultArgon2MaxWorkMiB << 10, lanes: defaultArgon2MaxThreads}
+	for _, tc := range []struct {
+		t, m uint32
+		want string
+	}{
+		{1, 2<<20 + 1, "asks for 2097153 KiB of memory, over the ceiling of 2097152 KiB"},
+		{1, 3 << 20, "asks for 3.0 GiB of memory, over the ceiling of 2.0 GiB"},
+		{5, 1 << 20, "asks for 5 passes over 1.0 GiB, 5.0 GiB of work (passes times memory), over the ceiling of 4.0 GiB"},
+		{2, 2<<20 + 1, "asks for 2097153 KiB of memory"},
+		{4, 1<<20 + 1, "asks for 4 passes over 1.0 GiB, 4194308 KiB of work (passes times memory), over the ceiling of 4194304 KiB"},
+	} {
+		if err := def.check(tc.t, tc.m, 4); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("t=%d m=%d KiB: %v, want %q", tc.t, tc.m, err, tc.want)
+		}
+	}
+}
+
 // TestSealStrongerThanCeiling checks that seal refuses Argon2id settings
 // above the default ceiling unless its flag raises it, and that open then
 // needs the same flag.

@@ -141,13 +141,26 @@ const (
 func (l argon2Limits) check(t, m uint32, p byte) error {
 	switch {
 	case uint64(m) > l.memory:
-		return fmt.Errorf("Argon2id asks for %s of memory, over the ceiling of %s (-argon2-max-memory raises it)", formatBytes(int64(m)<<10), formatBytes(int64(l.memory)<<10))
+		asked, ceiling := overKiB(uint64(m), l.memory)
+		return fmt.Errorf("Argon2id asks for %s of memory, over the ceiling of %s (-argon2-max-memory raises it)", asked, ceiling)
 	case uint64(t)*uint64(m) > l.work:
-		return fmt.Errorf("Argon2id asks for %d passes over %s, over the ceiling of %s of work, passes times memory (-argon2-max-work raises it)", t, formatBytes(int64(m)<<10), formatBytes(int64(l.work)<<10))
+		asked, ceiling := overKiB(uint64(t)*uint64(m), l.work)
+		return fmt.Errorf("Argon2id asks for %d passes over %s, %s of work (passes times memory), over the ceiling of %s (-argon2-max-work raises it)", t, formatBytes(int64(m)<<10), asked, ceiling)
 	case uint64(p) > l.lanes:
 		return fmt.Errorf("Argon2id asks for %d lanes, over the ceiling of %d (-argon2-max-threads raises it)", p, l.lanes)
 	}
 	return nil
+}
+
+// overKiB spells an amount of KiB that is over a ceiling, and the ceiling:
+// in binary units with one decimal, or in KiB where those would read the
+// same.
+func overKiB(asked, ceiling uint64) (string, string) {
+	a, c := formatBytes(int64(asked)<<10), formatBytes(int64(ceiling)<<10)
+	if a == c {
+		return fmt.Sprintf("%d KiB", asked), fmt.Sprintf("%d KiB", ceiling)
+	}
+	return a, c
 }
 
 // chunkSize is the plaintext size of every chunk but the last.
