@@ -44,7 +44,8 @@
 // parallel modes, on all cores, writing an output file only when all went
 // well. "twofish enc -h" tells the details.
 //
-// Run "twofish COMMAND -h" for a command's flags. Failures exit with status
+// Run "twofish help COMMAND" or "twofish COMMAND -h" for a command's flags
+// ("help" on standard output with status 0). Failures exit with status
 // 1, usage errors with status 2, and seal, open, enc and dec interrupted by
 // a signal with 128 plus its number (130 for Ctrl-C).
 package main
@@ -112,6 +113,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
+	if fs.Arg(0) == "help" {
+		return help(fs.Args()[1:], stdout, stderr)
+	}
 	for _, c := range commands {
 		if c.name == fs.Arg(0) {
 			return c.run(fs.Args()[1:], stdout, stderr)
@@ -145,7 +149,31 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun \"twofish COMMAND -h\" for a command's flags.")
+	fmt.Fprintln(w, "\nRun \"twofish help COMMAND\" or \"twofish COMMAND -h\" for a command's flags.")
+}
+
+// help runs "twofish help [COMMAND]": the usage message, or COMMAND's, on
+// stdout, and status 0, where -h is a usage error on stderr.
+func help(args []string, stdout, stderr io.Writer) int {
+	switch len(args) {
+	case 0:
+		usage(stdout)
+		return exitOK
+	case 1:
+		for _, c := range commands {
+			if c.name == args[0] {
+				if status := c.run([]string{"-h"}, stdout, stdout); status != exitUsage {
+					return status
+				}
+				return exitOK
+			}
+		}
+		fmt.Fprintf(stderr, "twofish help: unknown command %q\n", args[0])
+	default:
+		fmt.Fprintln(stderr, "twofish help: one command at most")
+	}
+	usage(stderr)
+	return exitUsage
 }
 
 // newFlagSet returns a flag set for the subcommand name that reports errors

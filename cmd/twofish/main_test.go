@@ -56,6 +56,8 @@ func TestUsageErrors(t *testing.T) {
 		{"selftest", "-impl", "nosuchimpl"},
 		{"selftest", "-seed", "x"},
 		{"selftest", "-full=maybe"},
+		{"help", "nosuchcommand"},
+		{"help", "seal", "open"},
 	} {
 		status, stdout, stderr := runTool(t, args...)
 		if status != exitUsage {
@@ -66,6 +68,23 @@ func TestUsageErrors(t *testing.T) {
 		}
 		if !strings.Contains(stderr, "usage: twofish") {
 			t.Errorf("twofish %q: no usage message on stderr:\n%s", args, stderr)
+		}
+	}
+}
+
+// TestHelp checks "twofish help" and "twofish help COMMAND": the usage
+// message and each command's, on stdout with status 0, where -h gives the
+// same on stderr as a usage error.
+func TestHelp(t *testing.T) {
+	status, stdout, stderr := runTool(t, "help")
+	if status != exitOK || stderr != "" || !strings.Contains(stdout, "usage: twofish [-version] COMMAND") || !strings.Contains(stdout, "twofish help COMMAND") {
+		t.Errorf("twofish help: status %d, stdout %q, stderr %q", status, stdout, stderr)
+	}
+	for _, c := range commands {
+		status, stdout, stderr := runTool(t, "help", c.name)
+		_, _, usage := runTool(t, c.name, "-h")
+		if status != exitOK || stderr != "" || stdout != usage || !strings.HasPrefix(stdout, "usage: twofish "+c.name) {
+			t.Errorf("twofish help %s: status %d, stderr %q, stdout %q, want -h's %q", c.name, status, stderr, stdout, usage)
 		}
 	}
 }
