@@ -263,3 +263,20 @@ func TestRunChunksStreams(t *testing.T) {
 		t.Error("the streamed message came out wrong")
 	}
 }
+
+// TestRunChunksShortInputOneJob checks that a short input makes the
+// buffers of one job, not of every job the pipeline may hold: a header
+// may name 16 MiB chunks for a file of a few bytes.
+func TestRunChunksShortInputOneJob(t *testing.T) {
+	const size = 1 << maxChunkLog
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var out bytes.Buffer
+	if err := runChunks(bytes.NewReader([]byte("short")), &out, size, size+tagLen, nil, tagChunk, false); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 3<<maxChunkLog/2 {
+		t.Errorf("sealing 5 bytes in 16 MiB chunks allocated %d MiB", got>>20)
+	}
+}

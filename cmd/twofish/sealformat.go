@@ -287,10 +287,21 @@ type sealJob struct {
 // Memory stays at a few jobs' buffers whatever the input's size.
 func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int), process func(i uint32, last bool, in []byte) ([]byte, error), open bool) error {
 	slot, per, workers := chunkPlan(runtime.GOMAXPROCS(0), inSize, outSize)
-	nbuf := 2*workers + 2
+	// Up to 2·workers+2 jobs, made as the reader needs them: a short
+	// input takes one, whatever chunk size its header names.
+	nbuf, made := 2*workers+2, 0
 	free := make(chan *sealJob, nbuf)
-	for range nbuf {
-		free <- &sealJob{buf: make([]byte, per*slot)}
+	newJob := func() *sealJob {
+		select {
+		case j := <-free:
+			return j
+		default:
+		}
+		if made < nbuf {
+			made++
+			return &sealJob{buf: make([]byte, per*slot)}
+		}
+		return <-free
 	}
 	work := make(chan *sealJob, nbuf)
 	order := make(chan *sealJob, nbuf)
@@ -350,7 +361,7 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 		// is it known that its last chunk is not the message's last.
 		var held *sealJob
 		for i := uint64(0); !failed.Load(); {
-			j := <-free
+			j := newJob()
 			j.first, j.lens, j.outs, j.err, j.last = uint32(i), j.lens[:0], j.outs[:0], nil, false
 			ended := false
 			for !ended && len(j.lens) < per {
