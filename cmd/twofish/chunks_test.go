@@ -280,3 +280,33 @@ func TestRunChunksShortInputOneJob(t *testing.T) {
 		t.Errorf("sealing 5 bytes in 16 MiB chunks allocated %d MiB", got>>20)
 	}
 }
+
+// TestRunChunksLimit lowers the limit of 2^32 chunks to a few and to a
+// job's worth or so: a message of exactly that many chunks, the last one
+// full, seals and opens, and one byte more is refused either way.
+func TestRunChunksLimit(t *testing.T) {
+	const size = 1000
+	_, per, _ := chunkPlan(2, size, size+tagLen)
+	defer func(n uint64) { maxChunks = n }(maxChunks)
+	for _, limit := range []int{1, 3, per - 1, per, per + 1, 2 * per} {
+		maxChunks = uint64(limit)
+		msg := randomBytes(rng(t), limit*size+1)
+		for _, n := range []int{limit * size, limit*size + 1} {
+			var sealed, opened bytes.Buffer
+			errSeal := runChunks(bytes.NewReader(msg[:n]), &sealed, size, size+tagLen, nil, tagChunk, false)
+			want := tagged(msg[:n], size)
+			errOpen := runChunks(bytes.NewReader(want), &opened, size+tagLen, size, nil, untagChunk, true)
+			if n == limit*size {
+				if errSeal != nil || errOpen != nil || !bytes.Equal(sealed.Bytes(), want) || !bytes.Equal(opened.Bytes(), msg[:n]) {
+					t.Errorf("%d chunks, %d the limit: seal %v, open %v", limit, limit, errSeal, errOpen)
+				}
+				continue
+			}
+			for _, err := range []error{errSeal, errOpen} {
+				if err == nil || !strings.Contains(err.Error(), "too long for this chunk size") {
+					t.Errorf("%d chunks and a byte, %d the limit: %v", limit, limit, err)
+				}
+			}
+		}
+	}
+}

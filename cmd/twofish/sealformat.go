@@ -266,6 +266,10 @@ func chunkPlan(procs, inSize, outSize int) (slot, per, workers int) {
 	return slot, per, max(1, min(procs, (chunkMemory/(per*slot)-2)/2))
 }
 
+// maxChunks is the most chunks a message may have: FORMAT.md numbers
+// them in 4 bytes. It is a variable so that tests can reach it.
+var maxChunks uint64 = 1 << 32
+
 // A sealJob is a run of consecutive chunks on its way through the
 // pipeline, each processed in place in a slot of buf.
 type sealJob struct {
@@ -365,13 +369,16 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 			j.first, j.lens, j.outs, j.err, j.last = uint32(i), j.lens[:0], j.outs[:0], nil, false
 			ended := false
 			for !ended && len(j.lens) < per {
-				if i+uint64(len(j.lens)) > 1<<32-1 {
-					return errors.New("the input is too long for this chunk size (2^32 chunks)")
-				}
 				k := len(j.lens)
 				b := j.buf[k*slot : k*slot+inSize]
 				n, err := io.ReadAtLeast(r, b, 1)
 				if n > 0 {
+					// Chunk 2^32 is one too many, but only a byte of it
+					// says it is there: a message of 2^32 full chunks
+					// ends with the last of them.
+					if i+uint64(k) >= maxChunks {
+						return errors.New("the input is too long for this chunk size (2^32 chunks)")
+					}
 					if held != nil {
 						send(held)
 						held = nil
