@@ -211,13 +211,30 @@ func TestRunChunksWriteFails(t *testing.T) {
 	}
 }
 
-// TestRunChunksReadFails checks that a read error ends runChunks with it.
+// TestRunChunksReadFails checks that a read error ends runChunks with it,
+// after the output of every chunk that a byte followed, and so was not
+// the message's last, as before jobs: for open, the chunks that
+// authenticate go to standard output even if the input then fails. The
+// chunk the input failed in, and the one before it if that ended where
+// the input did, are not.
 func TestRunChunksReadFails(t *testing.T) {
-	msg := randomBytes(rng(t), 3<<20)
-	in := io.MultiReader(bytes.NewReader(msg), iotest.ErrReader(errors.New("device gone")))
-	err := runChunks(in, io.Discard, 1000, 1000+tagLen, nil, tagChunk, false)
-	if err == nil || !strings.Contains(err.Error(), "reading the input: device gone") {
-		t.Errorf("got %v", err)
+	const size = 1000
+	_, per, _ := chunkPlan(2, size, size+tagLen)
+	msg := randomBytes(rng(t), 3*per*size)
+	for _, n := range []int{0, 1, size, size + 1, 3*size - 1, per * size, per*size + 1, per*size + size, 2*per*size + 5, 3 * per * size} {
+		in := io.MultiReader(bytes.NewReader(msg[:n]), iotest.ErrReader(errors.New("device gone")))
+		var out bytes.Buffer
+		err := runChunks(in, &out, size, size+tagLen, nil, tagChunk, false)
+		if err == nil || !strings.Contains(err.Error(), "reading the input: device gone") {
+			t.Errorf("input failed after %d bytes: got %v", n, err)
+		}
+		var want []byte
+		for i := 0; (i+1)*size < n; i++ {
+			want, _ = tagChunk(uint32(i), false, append(want, msg[i*size:(i+1)*size]...))
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("input failed after %d bytes: wrote %d bytes, want the %d of the chunks before the failing one", n, out.Len(), len(want))
+		}
 	}
 }
 
@@ -288,7 +305,8 @@ func TestRunChunksShortInputOneJob(t *testing.T) {
 
 // TestRunChunksLimit lowers the limit of 2^32 chunks to a few and to a
 // job's worth or so: a message of exactly that many chunks, the last one
-// full, seals and opens, and one byte more is refused either way.
+// full, seals and opens, and one byte more is refused either way, after
+// the chunks within the limit.
 func TestRunChunksLimit(t *testing.T) {
 	const size = 1000
 	_, per, _ := chunkPlan(2, size, size+tagLen)
@@ -311,6 +329,9 @@ func TestRunChunksLimit(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), "too long for this chunk size") {
 					t.Errorf("%d chunks and a byte, %d the limit: %v", limit, limit, err)
 				}
+			}
+			if !bytes.Equal(sealed.Bytes(), tagged(msg, size)[:limit*(size+tagLen)]) || !bytes.Equal(opened.Bytes(), msg[:limit*size]) {
+				t.Errorf("%d chunks and a byte, %d the limit: sealed %d bytes, opened %d, want the %d chunks", limit, limit, sealed.Len(), opened.Len(), limit)
 			}
 		}
 	}

@@ -270,6 +270,9 @@ func chunkPlan(procs, inSize, outSize int) (slot, per, workers int) {
 // them in 4 bytes. It is a variable so that tests can reach it.
 var maxChunks uint64 = 1 << 32
 
+// errTooManyChunks is runChunks' error for a message of over maxChunks.
+var errTooManyChunks = errors.New("the input is too long for this chunk size (2^32 chunks)")
+
 // A sealJob is a run of consecutive chunks on its way through the
 // pipeline, each processed in place in a slot of buf.
 type sealJob struct {
@@ -373,17 +376,16 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 				b := j.buf[k*slot : k*slot+inSize]
 				n, err := io.ReadAtLeast(r, b, 1)
 				if n > 0 {
-					// Chunk 2^32 is one too many, but only a byte of it
-					// says it is there: a message of 2^32 full chunks
-					// ends with the last of them.
-					if i+uint64(k) >= maxChunks {
-						return errors.New("the input is too long for this chunk size (2^32 chunks)")
-					}
 					if held != nil {
 						send(held)
 						held = nil
 					}
-					if err == nil {
+					// Chunk 2^32 is one too many, but only a byte of it
+					// says it is there: a message of 2^32 full chunks
+					// ends with the last of them.
+					if i+uint64(k) >= maxChunks {
+						err = errTooManyChunks
+					} else if err == nil {
 						var m int
 						m, err = io.ReadFull(r, b[n:])
 						n += m
@@ -394,6 +396,24 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 				case io.EOF, io.ErrUnexpectedEOF:
 					ended = true
 				default:
+					// The chunks read that a byte followed are not the
+					// message's last: they go out before the error, so
+					// that open writes those that authenticate. The last
+					// chunk read is one of them only if this read got a
+					// byte; held is left only if it got none.
+					rest := j
+					if held != nil {
+						rest = held
+					}
+					if n == 0 && len(rest.lens) > 0 {
+						rest.lens = rest.lens[:len(rest.lens)-1]
+					}
+					if len(rest.lens) > 0 {
+						send(rest)
+					}
+					if err == errTooManyChunks {
+						return err
+					}
 					return fmt.Errorf("reading the input: %v", unwrapPath(err))
 				}
 				if n > 0 {
