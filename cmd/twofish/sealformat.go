@@ -156,11 +156,20 @@ func (l argon2Limits) check(t, m uint32, p byte) error {
 // in binary units with one decimal, or in KiB where those would read the
 // same.
 func overKiB(asked, ceiling uint64) (string, string) {
-	a, c := formatBytes(int64(asked)<<10), formatBytes(int64(ceiling)<<10)
+	a, c := formatKiB(asked), formatKiB(ceiling)
 	if a == c {
 		return fmt.Sprintf("%d KiB", asked), fmt.Sprintf("%d KiB", ceiling)
 	}
 	return a, c
+}
+
+// formatKiB is formatBytes of n KiB, which may be more bytes than an
+// int64 holds: a header's passes times memory reach 2^54 KiB.
+func formatKiB(n uint64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<20))
+	}
+	return formatBytes(int64(n) << 10)
 }
 
 // chunkSize is the plaintext size of every chunk but the last.
