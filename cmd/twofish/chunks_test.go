@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -123,8 +124,8 @@ func TestRunChunksEmptyOpen(t *testing.T) {
 }
 
 // TestRunChunksStopsAtFailure fails one chunk, first, last, inside a job
-// and at either end of one: the chunks before it are written, nothing
-// after it, and its error is runChunks'.
+// and at either end of one: the chunks before it are written, and counted
+// as done, nothing after it, and its error is runChunks'.
 func TestRunChunksStopsAtFailure(t *testing.T) {
 	const size = 1000
 	_, per, _ := chunkPlan(2, size, size+tagLen)
@@ -133,7 +134,8 @@ func TestRunChunksStopsAtFailure(t *testing.T) {
 	for _, bad := range []int{0, 1, per / 2, per - 1, per, per + 1, 2*per + 7, last} {
 		errBad := errors.New("bad chunk")
 		var out bytes.Buffer
-		err := runChunks(bytes.NewReader(msg), &out, size, size+tagLen, nil, func(i uint32, last bool, in []byte) ([]byte, error) {
+		done := 0
+		err := runChunks(bytes.NewReader(msg), &out, size, size+tagLen, func(k int) { done += k }, func(i uint32, last bool, in []byte) ([]byte, error) {
 			if int(i) == bad {
 				return nil, errBad
 			}
@@ -144,6 +146,9 @@ func TestRunChunksStopsAtFailure(t *testing.T) {
 		}
 		if want := tagged(msg, size)[:bad*(size+tagLen)]; !bytes.Equal(out.Bytes(), want) {
 			t.Errorf("chunk %d failed: wrote %d bytes, want the %d before it", bad, out.Len(), len(want))
+		}
+		if done != bad*size {
+			t.Errorf("chunk %d failed: progress counted %d bytes, want the %d before it", bad, done, bad*size)
 		}
 	}
 }
@@ -206,13 +211,30 @@ func TestRunChunksWriteFails(t *testing.T) {
 	}
 }
 
-// TestRunChunksReadFails checks that a read error ends runChunks with it.
+// TestRunChunksReadFails checks that a read error ends runChunks with it,
+// after the output of every chunk that a byte followed, and so was not
+// the message's last, as before jobs: for open, the chunks that
+// authenticate go to standard output even if the input then fails. The
+// chunk the input failed in, and the one before it if that ended where
+// the input did, are not.
 func TestRunChunksReadFails(t *testing.T) {
-	msg := randomBytes(rng(t), 3<<20)
-	in := io.MultiReader(bytes.NewReader(msg), iotest.ErrReader(errors.New("device gone")))
-	err := runChunks(in, io.Discard, 1000, 1000+tagLen, nil, tagChunk, false)
-	if err == nil || !strings.Contains(err.Error(), "reading the input: device gone") {
-		t.Errorf("got %v", err)
+	const size = 1000
+	_, per, _ := chunkPlan(2, size, size+tagLen)
+	msg := randomBytes(rng(t), 3*per*size)
+	for _, n := range []int{0, 1, size, size + 1, 3*size - 1, per * size, per*size + 1, per*size + size, 2*per*size + 5, 3 * per * size} {
+		in := io.MultiReader(bytes.NewReader(msg[:n]), iotest.ErrReader(errors.New("device gone")))
+		var out bytes.Buffer
+		err := runChunks(in, &out, size, size+tagLen, nil, tagChunk, false)
+		if err == nil || !strings.Contains(err.Error(), "reading the input: device gone") {
+			t.Errorf("input failed after %d bytes: got %v", n, err)
+		}
+		var want []byte
+		for i := 0; (i+1)*size < n; i++ {
+			want, _ = tagChunk(uint32(i), false, append(want, msg[i*size:(i+1)*size]...))
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("input failed after %d bytes: wrote %d bytes, want the %d of the chunks before the failing one", n, out.Len(), len(want))
+		}
 	}
 }
 
@@ -278,5 +300,120 @@ func TestRunChunksShortInputOneJob(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if got := after.TotalAlloc - before.TotalAlloc; got > 3<<maxChunkLog/2 {
 		t.Errorf("sealing 5 bytes in 16 MiB chunks allocated %d MiB", got>>20)
+	}
+}
+
+// TestRunChunksLimit lowers the limit of 2^32 chunks to a few and to a
+// job's worth or so: a message of exactly that many chunks, the last one
+// full, seals and opens, and one byte more is refused either way, after
+// the chunks within the limit.
+func TestRunChunksLimit(t *testing.T) {
+	const size = 1000
+	_, per, _ := chunkPlan(2, size, size+tagLen)
+	defer func(n uint64) { maxChunks = n }(maxChunks)
+	for _, limit := range []int{1, 3, per - 1, per, per + 1, 2 * per} {
+		maxChunks = uint64(limit)
+		msg := randomBytes(rng(t), limit*size+1)
+		for _, n := range []int{limit * size, limit*size + 1} {
+			var sealed, opened bytes.Buffer
+			errSeal := runChunks(bytes.NewReader(msg[:n]), &sealed, size, size+tagLen, nil, tagChunk, false)
+			want := tagged(msg[:n], size)
+			errOpen := runChunks(bytes.NewReader(want), &opened, size+tagLen, size, nil, untagChunk, true)
+			if n == limit*size {
+				if errSeal != nil || errOpen != nil || !bytes.Equal(sealed.Bytes(), want) || !bytes.Equal(opened.Bytes(), msg[:n]) {
+					t.Errorf("%d chunks, %d the limit: seal %v, open %v", limit, limit, errSeal, errOpen)
+				}
+				continue
+			}
+			for _, err := range []error{errSeal, errOpen} {
+				if err == nil || !strings.Contains(err.Error(), "too long for this chunk size") {
+					t.Errorf("%d chunks and a byte, %d the limit: %v", limit, limit, err)
+				}
+			}
+			if !bytes.Equal(sealed.Bytes(), tagged(msg, size)[:limit*(size+tagLen)]) || !bytes.Equal(opened.Bytes(), msg[:limit*size]) {
+				t.Errorf("%d chunks and a byte, %d the limit: sealed %d bytes, opened %d, want the %d chunks", limit, limit, sealed.Len(), opened.Len(), limit)
+			}
+		}
+	}
+}
+
+// writeCounter collects what is written and counts the writes.
+type writeCounter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *writeCounter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// TestRunChunksCoalescesWrites checks that the outputs of a job that fill
+// their slots, as seal's do, go out in one write a job, and outputs that
+// fall short of their slots, as open's do, in one write a chunk: no more
+// writes than that, and never the bytes between them.
+func TestRunChunksCoalescesWrites(t *testing.T) {
+	const size = 1000
+	_, per, _ := chunkPlan(2, size, size+tagLen)
+	msg := randomBytes(rng(t), 2*per*size+3)
+	var sealed, opened writeCounter
+	if err := runChunks(bytes.NewReader(msg), &sealed, size, size+tagLen, nil, tagChunk, false); err != nil {
+		t.Fatal(err)
+	}
+	if want := tagged(msg, size); !bytes.Equal(sealed.Bytes(), want) || sealed.writes != 3 {
+		t.Errorf("sealing 2 jobs and a chunk: %d writes, want 3 (or the output differs)", sealed.writes)
+	}
+	if err := runChunks(bytes.NewReader(sealed.Bytes()), &opened, size+tagLen, size, nil, untagChunk, true); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(opened.Bytes(), msg) || opened.writes != 2*per+1 {
+		t.Errorf("opening %d chunks: %d writes, want one a chunk (or the output differs)", 2*per+1, opened.writes)
+	}
+}
+
+// stuckWriter blocks every write until release is closed.
+type stuckWriter struct {
+	bytes.Buffer
+	release chan struct{}
+}
+
+func (w *stuckWriter) Write(p []byte) (int, error) {
+	<-w.release
+	return w.Buffer.Write(p)
+}
+
+// syncCountingReader counts the bytes read through it, for another
+// goroutine to watch.
+type syncCountingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *syncCountingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// TestRunChunksWaitsForWriter checks that the reader stops when every
+// job's buffer is taken while the output is stuck: memory stays within
+// the 2·workers+2 jobs that chunkMemory bounds, however far the input goes.
+func TestRunChunksWaitsForWriter(t *testing.T) {
+	const size, total = 1000, 32 << 20
+	_, per, workers := chunkPlan(runtime.GOMAXPROCS(0), size, size+tagLen)
+	in := &syncCountingReader{r: io.LimitReader(zeros{}, total)}
+	out := &stuckWriter{release: make(chan struct{})}
+	errc := make(chan error, 1)
+	go func() { errc <- runChunks(in, out, size, size+tagLen, nil, tagChunk, false) }()
+	for last := int64(-1); in.n.Load() != last; {
+		last = in.n.Load()
+		time.Sleep(200 * time.Millisecond)
+	}
+	if read, limit := in.n.Load(), int64((2*workers+2)*per*size); read > limit {
+		t.Errorf("read %d bytes while the output was stuck, more than the %d of every job", read, limit)
+	}
+	close(out.release)
+	if err := <-errc; err != nil || out.Len() != total+(total+size-1)/size*tagLen {
+		t.Errorf("error %v, %d bytes written", err, out.Len())
 	}
 }

@@ -436,6 +436,13 @@ func TestArgon2LimitsSayHowMuch(t *testing.T) {
 			t.Errorf("t=%d m=%d KiB: %v, want %q", tc.t, tc.m, err, tc.want)
 		}
 	}
+	// The most work a header can ask for, under the highest ceiling of
+	// memory, is 2^54 KiB: 2^64 bytes, too many for an int64.
+	most := argon2Limits{memory: maxArgon2Memory, work: defaultArgon2MaxWorkMiB << 10, lanes: defaultArgon2MaxThreads}
+	want := "asks for 4294967295 passes over 4.0 GiB, 17179869180.0 GiB of work (passes times memory), over the ceiling of 4.0 GiB"
+	if err := most.check(1<<32-1, maxArgon2Memory, 4); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("t=2^32-1 m=4 GiB: %v, want %q", err, want)
+	}
 }
 
 // TestSealStrongerThanCeiling checks that seal refuses Argon2id settings

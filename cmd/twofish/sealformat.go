@@ -156,11 +156,20 @@ func (l argon2Limits) check(t, m uint32, p byte) error {
 // in binary units with one decimal, or in KiB where those would read the
 // same.
 func overKiB(asked, ceiling uint64) (string, string) {
-	a, c := formatBytes(int64(asked)<<10), formatBytes(int64(ceiling)<<10)
+	a, c := formatKiB(asked), formatKiB(ceiling)
 	if a == c {
 		return fmt.Sprintf("%d KiB", asked), fmt.Sprintf("%d KiB", ceiling)
 	}
 	return a, c
+}
+
+// formatKiB is formatBytes of n KiB, which may be more bytes than an
+// int64 holds: a header's passes times memory reach 2^54 KiB.
+func formatKiB(n uint64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<20))
+	}
+	return formatBytes(int64(n) << 10)
 }
 
 // chunkSize is the plaintext size of every chunk but the last.
@@ -266,6 +275,13 @@ func chunkPlan(procs, inSize, outSize int) (slot, per, workers int) {
 	return slot, per, max(1, min(procs, (chunkMemory/(per*slot)-2)/2))
 }
 
+// maxChunks is the most chunks a message may have: FORMAT.md numbers
+// them in 4 bytes. It is a variable so that tests can reach it.
+var maxChunks uint64 = 1 << 32
+
+// errTooManyChunks is runChunks' error for a message of over maxChunks.
+var errTooManyChunks = errors.New("the input is too long for this chunk size (2^32 chunks)")
+
 // A sealJob is a run of consecutive chunks on its way through the
 // pipeline, each processed in place in a slot of buf.
 type sealJob struct {
@@ -365,9 +381,6 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 			j.first, j.lens, j.outs, j.err, j.last = uint32(i), j.lens[:0], j.outs[:0], nil, false
 			ended := false
 			for !ended && len(j.lens) < per {
-				if i+uint64(len(j.lens)) > 1<<32-1 {
-					return errors.New("the input is too long for this chunk size (2^32 chunks)")
-				}
 				k := len(j.lens)
 				b := j.buf[k*slot : k*slot+inSize]
 				n, err := io.ReadAtLeast(r, b, 1)
@@ -376,7 +389,12 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 						send(held)
 						held = nil
 					}
-					if err == nil {
+					// Chunk 2^32 is one too many, but only a byte of it
+					// says it is there: a message of 2^32 full chunks
+					// ends with the last of them.
+					if i+uint64(k) >= maxChunks {
+						err = errTooManyChunks
+					} else if err == nil {
 						var m int
 						m, err = io.ReadFull(r, b[n:])
 						n += m
@@ -387,6 +405,24 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 				case io.EOF, io.ErrUnexpectedEOF:
 					ended = true
 				default:
+					// The chunks read that a byte followed are not the
+					// message's last: they go out before the error, so
+					// that open writes those that authenticate. The last
+					// chunk read is one of them only if this read got a
+					// byte; held is left only if it got none.
+					rest := j
+					if held != nil {
+						rest = held
+					}
+					if n == 0 && len(rest.lens) > 0 {
+						rest.lens = rest.lens[:len(rest.lens)-1]
+					}
+					if len(rest.lens) > 0 {
+						send(rest)
+					}
+					if err == errTooManyChunks {
+						return err
+					}
 					return fmt.Errorf("reading the input: %v", unwrapPath(err))
 				}
 				if n > 0 {
