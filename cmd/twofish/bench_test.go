@@ -126,8 +126,13 @@ func benchTablesRows(t *testing.T, names []string, args ...string) []string {
 // NewCipherConstantTime's ciphers and every supported implementation, and
 // -compare adds x/crypto and AES, for each key size.
 func TestBenchCompare(t *testing.T) {
-	keySizes := "128,192,256"
-	if testing.Short() {
+	// 192-bit keys in exhaustive runs only: TestBenchOneImplementation
+	// runs them for every implementation.
+	keySizes := "128,256"
+	switch {
+	case exhaustive():
+		keySizes = "128,192,256"
+	case testing.Short():
 		keySizes = "128"
 	}
 	impls := []string{"auto", "ct"}
