@@ -3,7 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
+	"io"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -96,5 +100,261 @@ func TestProgress(t *testing.T) {
 	p.finish()
 	if out := b.String(); !strings.HasPrefix(out, "\r[###") || !strings.Contains(out, "]  50%") || !strings.HasSuffix(out, strings.Repeat(" ", p.width)+"\r") {
 		t.Errorf("drawn: %q", out)
+	}
+}
+
+// runCrypter runs the crypter of cfg, reading chunks of chunk bytes, with
+// GOMAXPROCS procs, from r to w, and returns its error. It fails t if run
+// does not return, or leaves goroutines behind.
+func runCrypter(t *testing.T, cfg *cryptConfig, chunk, procs int, r io.Reader, w io.Writer, done func(int)) error {
+	t.Helper()
+	cr, err := newCrypter(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr.chunk = chunk
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	before := runtime.NumGoroutine()
+	errc := make(chan error, 1)
+	go func() { errc <- cr.run(r, w, done) }()
+	select {
+	case err = <-errc:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s decrypt=%v procs=%d: run did not return", cfg.mode, cfg.decrypt, procs)
+	}
+	for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s decrypt=%v procs=%d: %d goroutines left behind", cfg.mode, cfg.decrypt, procs, runtime.NumGoroutine()-before)
+		}
+	}
+	return err
+}
+
+// testConfig is a configuration of mode with fixed keys and IV, xts sectors
+// of 16 bytes and padding for ecb and cbc.
+func testConfig(mode string, decrypt bool) *cryptConfig {
+	cfg := &cryptConfig{decrypt: decrypt, mode: mode, key: bytes.Repeat([]byte{7}, 16), impl: "auto",
+		pad: mode == "ecb" || mode == "cbc", sectorSize: 16}
+	if mode == "xts" {
+		cfg.key = append(cfg.key, bytes.Repeat([]byte{8}, 16)...)
+	} else if mode != "ecb" {
+		cfg.iv = bytes.Repeat([]byte{9}, 16)
+	}
+	return cfg
+}
+
+// A strictReader reads r, then gives err (io.EOF for a clean end), and
+// counts the reads it gets after that: a stream may be a terminal or a pipe
+// that would wait for more.
+type strictReader struct {
+	r     io.Reader
+	err   error
+	ended bool
+	late  int
+	bytes int64
+}
+
+func (s *strictReader) Read(p []byte) (int, error) {
+	if s.ended {
+		s.late++
+		return 0, errors.New("read after the end")
+	}
+	n, err := s.r.Read(p)
+	s.bytes += int64(n)
+	if err == io.EOF {
+		s.ended, err = true, s.err
+	}
+	return n, err
+}
+
+// endless is an endless input of zeros.
+type endless struct{ n atomic.Int64 }
+
+func (z *endless) Read(p []byte) (int, error) {
+	clear(p)
+	z.n.Add(int64(len(p)))
+	return len(p), nil
+}
+
+// brokenWriter fails, or panics, at its write number fail (from 1), and
+// blocks its first write until release is closed, if that is not nil.
+type brokenWriter struct {
+	bytes.Buffer
+	writes  int
+	fail    int
+	panics  bool
+	release chan struct{}
+}
+
+func (w *brokenWriter) Write(p []byte) (int, error) {
+	if w.writes == 0 && w.release != nil {
+		<-w.release
+	}
+	w.writes++
+	if w.writes == w.fail {
+		if w.panics {
+			panic("the writer broke")
+		}
+		return 0, errors.New("disk full")
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestRunChunkOrder runs every chunked mode over many small chunks, with one
+// worker and with several, against the library's mode on the whole input:
+// so the chunks are written in their order, cbc and cfb decryption get the
+// ciphertext block before each chunk, and the last chunk is padded (or
+// unpadded) alone, once.
+func TestRunChunkOrder(t *testing.T) {
+	const chunk = 32
+	r := rng(t)
+	for _, mode := range []string{"ecb", "cbc", "cfb", "ofb", "ctr", "xts"} {
+		for _, decrypt := range []bool{false, true} {
+			for _, size := range []int{0, 21, chunk, 100*chunk + 21} {
+				if mode == "xts" {
+					size -= size % 16
+				}
+				for _, procs := range []int{1, 4} {
+					cfg := testConfig(mode, decrypt)
+					pt := randomBytes(r, size)
+					in := pt
+					if decrypt {
+						in = reference(t, false, mode, cfg.key, cfg.iv, pt, cfg.pad, 16, 0)
+					}
+					var out bytes.Buffer
+					var counted int
+					err := runCrypter(t, cfg, chunk, procs, &strictReader{r: bytes.NewReader(in), err: io.EOF}, &out, func(n int) { counted += n })
+					want := reference(t, decrypt, mode, cfg.key, cfg.iv, in, cfg.pad, 16, 0)
+					if err != nil || !bytes.Equal(out.Bytes(), want) {
+						t.Fatalf("%s decrypt=%v size=%d procs=%d: error %v, output differs from the library's: %v", mode, decrypt, size, procs, err, !bytes.Equal(out.Bytes(), want))
+					}
+					wantCount := len(in) // of the input, and enc's padding
+					if !decrypt {
+						wantCount = len(want)
+					}
+					if counted != wantCount {
+						t.Errorf("%s decrypt=%v size=%d procs=%d: progress counted %d bytes, want %d", mode, decrypt, size, procs, counted, wantCount)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRunStopsReading checks that after a write fails, or the writer
+// panics, run stops reading an endless input and returns the error, with
+// one worker and with several: also when the writer was stuck until every
+// buffer was out and a worker waits for one, holding the input.
+func TestRunStopsReading(t *testing.T) {
+	for _, mode := range []string{"cbc", "ctr"} {
+		for _, panics := range []bool{false, true} {
+			for _, stuck := range []bool{false, true} {
+				for _, procs := range []int{1, 4} {
+					want := "writing the output: disk full"
+					if panics {
+						want = "internal error: the writer broke"
+					}
+					w := &brokenWriter{fail: 3, panics: panics}
+					if stuck {
+						w.fail, w.release = 1, make(chan struct{})
+						time.AfterFunc(100*time.Millisecond, func() { close(w.release) })
+					}
+					err := runCrypter(t, testConfig(mode, false), 64, procs, new(endless), w, nil)
+					if err == nil || err.Error() != want || w.Len() != (w.fail-1)*64 {
+						t.Errorf("%s procs=%d stuck=%v: error %v, %d bytes written; want %q after %d chunks", mode, procs, stuck, err, w.Len(), want, w.fail-1)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRunReadErrorFirst checks that a read error is the one reported when
+// the writer fails after it.
+func TestRunReadErrorFirst(t *testing.T) {
+	for _, procs := range []int{1, 4} {
+		w := &brokenWriter{fail: 1, release: make(chan struct{})}
+		time.AfterFunc(100*time.Millisecond, func() { close(w.release) })
+		in := &strictReader{r: bytes.NewReader(make([]byte, 100)), err: errors.New("disk on fire")}
+		err := runCrypter(t, testConfig("ctr", false), 64, procs, in, w, nil)
+		if want := "reading the input: disk on fire"; err == nil || err.Error() != want {
+			t.Errorf("procs=%d: error %v, want %q", procs, err, want)
+		}
+	}
+}
+
+// TestRunBoundedMemory checks that while the writer is stuck, run reads no
+// more chunks ahead than it has buffers for, and then finishes.
+func TestRunBoundedMemory(t *testing.T) {
+	const chunk = 64
+	for _, procs := range []int{1, 3} {
+		for _, mode := range []string{"ofb", "ctr"} {
+			workers := 1
+			if mode == "ctr" {
+				workers = procs
+			}
+			nbuf := max(3, 2*workers+2)
+			z := new(endless)
+			w := &brokenWriter{fail: 2, release: make(chan struct{})}
+			errc := make(chan error, 1)
+			go func() { errc <- runCrypter(t, testConfig(mode, false), chunk, procs, z, w, nil) }()
+			time.Sleep(200 * time.Millisecond)
+			read := z.n.Load()
+			close(w.release)
+			if err := <-errc; err == nil || !strings.Contains(err.Error(), "disk full") {
+				t.Errorf("%s procs=%d: error %v, want disk full", mode, procs, err)
+			}
+			if read > int64(nbuf*chunk) {
+				t.Errorf("%s procs=%d: read %d chunks ahead of a stuck writer, more than the %d buffers", mode, procs, read/chunk, nbuf)
+			}
+		}
+	}
+}
+
+// TestRunInputErrors checks a read error and a bad length of the input:
+// the chunks before it are written (but a padded decryption's last block,
+// not known to be the last, is held back), the error is returned, and the
+// input is not read again after its error or its end.
+func TestRunInputErrors(t *testing.T) {
+	const chunk = 32
+	r := rng(t)
+	pt := randomBytes(r, 10*chunk)
+	for _, tc := range []struct {
+		mode    string
+		decrypt bool
+		size    int   // of the input given
+		err     error // at its end
+		want    string
+		written int // bytes of plaintext or ciphertext before the error
+	}{
+		{"cbc", true, 10*chunk + 1, io.EOF, "the input is 321 bytes, not a whole number of 16-byte blocks", 10*chunk - 16},
+		{"cbc", true, 7*chunk + 20, errors.New("disk on fire"), "reading the input: disk on fire", 7*chunk - 16},
+		{"ctr", false, 7*chunk + 20, errors.New("disk on fire"), "reading the input: disk on fire", 7 * chunk},
+		{"xts", false, 10*chunk + 15, io.EOF, "the last sector is 15 bytes", 10 * chunk},
+	} {
+		for _, procs := range []int{1, 4} {
+			cfg := testConfig(tc.mode, tc.decrypt)
+			in := append(bytes.Clone(pt), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+			if tc.decrypt {
+				in = reference(t, false, tc.mode, cfg.key, cfg.iv, pt, cfg.pad, 16, 0)
+			}
+			in = in[:tc.size]
+			want := pt[:tc.written]
+			if !tc.decrypt {
+				want = reference(t, false, tc.mode, cfg.key, cfg.iv, want, false, 16, 0)
+			}
+			sr := &strictReader{r: bytes.NewReader(in), err: tc.err}
+			var out bytes.Buffer
+			err := runCrypter(t, cfg, chunk, procs, sr, &out, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s decrypt=%v procs=%d: error %v, want %q", tc.mode, tc.decrypt, procs, err, tc.want)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("%s decrypt=%v procs=%d: wrote %d bytes, want (the same as) the %d before the error", tc.mode, tc.decrypt, procs, out.Len(), len(want))
+			}
+			if sr.late != 0 {
+				t.Errorf("%s decrypt=%v procs=%d: read %d times more after the input's error or end", tc.mode, tc.decrypt, procs, sr.late)
+			}
+		}
 	}
 }
