@@ -214,16 +214,26 @@ func (cr *crypter) run(r io.Reader, w io.Writer, done func(n int)) error {
 	var failed atomic.Bool
 	rd := &chunkReader{cr: cr, r: r, free: free, order: order, failed: &failed, nbuf: nbuf, prev: cr.cfg.iv}
 
+	// Each worker reads the chunks it takes; a lone worker (a serial mode,
+	// or GOMAXPROCS=1) takes them from a goroutine that reads ahead, so
+	// that reading a slow input overlaps the work instead of adding to it.
+	take := rd.next
+	if workers == 1 {
+		ahead := make(chan *job, nbuf)
+		go func() {
+			defer close(ahead)
+			for j := rd.next(); j != nil; j = rd.next() {
+				ahead <- j
+			}
+		}()
+		take = func() *job { return <-ahead }
+	}
 	var workersDone sync.WaitGroup
 	for range workers {
 		workersDone.Add(1)
 		go func() {
 			defer workersDone.Done()
-			for {
-				j := rd.next()
-				if j == nil {
-					return
-				}
+			for j := take(); j != nil; j = take() {
 				func() {
 					defer close(j.done)
 					defer func() {
@@ -289,9 +299,16 @@ type chunkReader struct {
 // next reads the next chunk into a buffer from free (making up to nbuf of
 // them) and queues it to order, or returns nil at the end of the input,
 // after an error or once failed is set.
-func (rd *chunkReader) next() *job {
+func (rd *chunkReader) next() (next *job) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
+	// A bug ends the stream with one line, as main's recover does for
+	// the rest of the command.
+	defer func() {
+		if p := recover(); p != nil {
+			rd.ended, rd.err, next = true, fmt.Errorf("internal error: %v", p), nil
+		}
+	}()
 	if rd.ended || rd.failed.Load() {
 		return nil
 	}
@@ -378,9 +395,9 @@ func (cr *crypter) write(order chan *job, free chan []byte, w io.Writer, failed 
 			if err == nil && done != nil {
 				done(len(j.buf))
 			}
-			if err != nil {
-				failed.Store(true)
-			}
+		}
+		if err != nil {
+			failed.Store(true)
 		}
 		free <- j.buf[:0]
 	}

@@ -113,6 +113,13 @@ func runCrypter(t *testing.T, cfg *cryptConfig, chunk, procs int, r io.Reader, w
 		t.Fatal(err)
 	}
 	cr.chunk = chunk
+	return runCrypterOf(t, cr, procs, r, w, done)
+}
+
+// runCrypterOf is runCrypter for the crypter cr.
+func runCrypterOf(t *testing.T, cr *crypter, procs int, r io.Reader, w io.Writer, done func(int)) error {
+	t.Helper()
+	cfg, err := cr.cfg, error(nil)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	before := runtime.NumGoroutine()
 	errc := make(chan error, 1)
@@ -355,6 +362,45 @@ func TestRunInputErrors(t *testing.T) {
 			if sr.late != 0 {
 				t.Errorf("%s decrypt=%v procs=%d: read %d times more after the input's error or end", tc.mode, tc.decrypt, procs, sr.late)
 			}
+		}
+	}
+}
+
+// panicReader panics at its read number n (from 1), after zeros.
+type panicReader struct{ reads, n int }
+
+func (p *panicReader) Read(b []byte) (int, error) {
+	if p.reads++; p.reads == p.n {
+		panic("the reader broke")
+	}
+	clear(b)
+	return len(b), nil
+}
+
+// TestRunBugs checks that a bug in reading or in a worker ends the stream
+// with an internal error, as main's recover ends the rest of the command:
+// run returns, having written the chunks before it, and reads no further.
+func TestRunBugs(t *testing.T) {
+	for _, procs := range []int{1, 4} {
+		var out bytes.Buffer
+		err := runCrypter(t, testConfig("ctr", false), 64, procs, &panicReader{n: 4}, &out, nil)
+		if err == nil || err.Error() != "internal error: the reader broke" || out.Len() != 3*64 {
+			t.Errorf("reader panics, procs=%d: error %v, %d bytes written", procs, err, out.Len())
+		}
+
+		cr, err := newCrypter(testConfig("ctr", false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cr.chunk, cr.block = 64, nil // every chunk panics
+		in := new(endless)
+		out.Reset()
+		err = runCrypterOf(t, cr, procs, in, &out, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), "internal error: ") || out.Len() != 0 {
+			t.Errorf("worker panics, procs=%d: error %v, %d bytes written", procs, err, out.Len())
+		}
+		if n := in.n.Load(); n > 64*64 {
+			t.Errorf("worker panics, procs=%d: %d bytes read after the first chunk failed", procs, n)
 		}
 	}
 }
