@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -276,13 +277,28 @@ func TestRunStopsReading(t *testing.T) {
 	}
 }
 
+// A releasingReader closes release when r gives its first error.
+type releasingReader struct {
+	r       io.Reader
+	release chan struct{}
+	once    sync.Once
+}
+
+func (rr *releasingReader) Read(p []byte) (int, error) {
+	n, err := rr.r.Read(p)
+	if err != nil {
+		rr.once.Do(func() { close(rr.release) })
+	}
+	return n, err
+}
+
 // TestRunReadErrorFirst checks that a read error is the one reported when
 // the writer fails after it.
 func TestRunReadErrorFirst(t *testing.T) {
 	for _, procs := range []int{1, 4} {
+		// The writer fails once the read has failed, whatever the speed.
 		w := &brokenWriter{fail: 1, release: make(chan struct{})}
-		time.AfterFunc(100*time.Millisecond, func() { close(w.release) })
-		in := &strictReader{r: bytes.NewReader(make([]byte, 100)), err: errors.New("disk on fire")}
+		in := &releasingReader{r: &strictReader{r: bytes.NewReader(make([]byte, 100)), err: errors.New("disk on fire")}, release: w.release}
 		err := runCrypter(t, testConfig("ctr", false), 64, procs, in, w, nil)
 		if want := "reading the input: disk on fire"; err == nil || err.Error() != want {
 			t.Errorf("procs=%d: error %v, want %q", procs, err, want)
