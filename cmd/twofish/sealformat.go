@@ -305,20 +305,8 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 	slot, per, workers := chunkPlan(runtime.GOMAXPROCS(0), inSize, outSize)
 	// Up to 2·workers+2 jobs, made as the reader needs them: a short
 	// input takes one, whatever chunk size its header names.
-	nbuf, made := 2*workers+2, 0
-	free := make(chan *sealJob, nbuf)
-	newJob := func() *sealJob {
-		select {
-		case j := <-free:
-			return j
-		default:
-		}
-		if made < nbuf {
-			made++
-			return &sealJob{buf: make([]byte, per*slot)}
-		}
-		return <-free
-	}
+	nbuf := 2*workers + 2
+	jobs := newPool(nbuf, func() *sealJob { return &sealJob{buf: make([]byte, per*slot)} })
 	work := make(chan *sealJob, nbuf)
 	order := make(chan *sealJob, nbuf)
 	var failed atomic.Bool
@@ -363,7 +351,7 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 			if werr != nil {
 				failed.Store(true)
 			}
-			free <- j
+			jobs.free <- j
 		}
 	}()
 
@@ -377,7 +365,7 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 		// is it known that its last chunk is not the message's last.
 		var held *sealJob
 		for i := uint64(0); !failed.Load(); {
-			j := newJob()
+			j := jobs.get()
 			j.first, j.lens, j.outs, j.err, j.last = uint32(i), j.lens[:0], j.outs[:0], nil, false
 			ended := false
 			for !ended && len(j.lens) < per {
@@ -440,7 +428,7 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 			case held != nil:
 				held.last = true
 				send(held)
-				free <- j
+				jobs.free <- j
 			case open:
 				return errors.New("the file was cut short after its header")
 			default:

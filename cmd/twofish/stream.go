@@ -209,10 +209,11 @@ func (cr *crypter) run(r io.Reader, w io.Writer, done func(n int)) error {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	nbuf := max(3, min(2*workers+2, bufferBudget/cr.chunk))
-	free := make(chan []byte, nbuf)
+	bufs := newPool(nbuf, func() []byte { return make([]byte, 0, cr.chunk+twofish.BlockSize) })
+	free := bufs.free
 	order := make(chan *job, nbuf)
 	var failed atomic.Bool
-	rd := &chunkReader{cr: cr, r: r, free: free, order: order, failed: &failed, nbuf: nbuf, prev: cr.cfg.iv}
+	rd := &chunkReader{cr: cr, r: r, bufs: bufs, order: order, failed: &failed, prev: cr.cfg.iv}
 
 	// Each worker reads the chunks it takes; a lone worker (a serial mode,
 	// or GOMAXPROCS=1) takes them from a goroutine that reads ahead, so
@@ -283,22 +284,20 @@ func (cr *crypter) run(r io.Reader, w io.Writer, done func(n int)) error {
 type chunkReader struct {
 	cr     *crypter
 	r      io.Reader
-	free   chan []byte
+	bufs   *pool[[]byte]
 	order  chan *job
 	failed *atomic.Bool
-	nbuf   int
 
 	mu    sync.Mutex
-	made  int    // buffers made
 	off   int64  // where the next chunk starts in the input
 	prev  []byte // the ciphertext block before the next chunk
 	ended bool   // the last chunk was read, or reading failed
 	err   error  // why reading failed
 }
 
-// next reads the next chunk into a buffer from free (making up to nbuf of
-// them) and queues it to order, or returns nil at the end of the input,
-// after an error or once failed is set.
+// next reads the next chunk into a buffer from bufs and queues it to
+// order, or returns nil at the end of the input, after an error or once
+// failed is set.
 func (rd *chunkReader) next() (next *job) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
@@ -313,17 +312,7 @@ func (rd *chunkReader) next() (next *job) {
 		return nil
 	}
 	cr, cfg := rd.cr, rd.cr.cfg
-	var buf []byte
-	select {
-	case buf = <-rd.free:
-	default:
-		if rd.made < rd.nbuf {
-			buf = make([]byte, 0, cr.chunk+twofish.BlockSize)
-			rd.made++
-		} else {
-			buf = <-rd.free
-		}
-	}
+	buf := rd.bufs.get()
 	n, err := io.ReadFull(rd.r, buf[:cr.chunk])
 	final := false
 	switch err {
