@@ -151,13 +151,17 @@ func BenchmarkLibgcryptShortVs(b *testing.B) {
 				}
 				defer g.Close()
 				lib := func() {
+					var err error
 					if m.mode != libgcrypt.ECB {
-						g.SetIV(iv)
+						err = g.SetIV(iv)
 					}
-					if m.decrypt {
-						g.Decrypt(buf, buf)
-					} else {
-						g.Encrypt(buf, buf)
+					if err == nil && m.decrypt {
+						err = g.Decrypt(buf, buf)
+					} else if err == nil {
+						err = g.Encrypt(buf, buf)
+					}
+					if err != nil {
+						b.Fatal(err)
 					}
 				}
 				reportVsLibgcrypt(b, lib, m.ours)
