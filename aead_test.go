@@ -42,8 +42,11 @@ func mustAEAD(t testing.TB, m aeadMode, b cipher.Block, nonceSize, tagSize int) 
 
 // aeadLengths are the message and associated-data lengths the tests try:
 // every length up to 20 bytes and every seventh up to 300 (every one in
-// exhaustive runs), then lengths around the batch sizes, and in exhaustive
-// runs larger ones.
+// exhaustive runs), then lengths around the batch sizes and those where
+// GCM keeps the last of an odd number of whole groups from the fused
+// kernel (gcm.fusedRun: one group, or three, and a rest that the bulk
+// kernel pads into a group or that fills one with the tag mask's block),
+// and in exhaustive runs larger ones.
 func aeadLengths() []int {
 	var ns []int
 	for n := 0; n <= 300; n++ {
@@ -51,7 +54,7 @@ func aeadLengths() []int {
 			ns = append(ns, n)
 		}
 	}
-	ns = append(ns, 1023, 1024, 2047, 2048, 2049, 4096+15)
+	ns = append(ns, 1023, 1024, 1024+200, 2047-15, 2047, 2048, 2049, 3*1024+200+3, 4096+15)
 	if exhaustive() {
 		ns = append(ns, 8192, 16384+16, 65536+33)
 	}

@@ -152,21 +152,17 @@ const gcmFusedBatch = 8 * fusedBytes
 // (dst when sealing, src when opening) into y as it goes. GCM's counter is
 // the last 32 bits of the block, big-endian, and wraps around alone. The
 // tag mask is the first block of the first call that does not go to the
-// fused CTR kernel (the blocks after the whole groups, or the first batch
-// without that kernel), so that a short message costs one kernel call,
-// not two, and every whole group of a long one goes to the fused kernel.
+// fused CTR kernel (the blocks after the whole groups that fusedRun gives
+// it, or the first batch without that kernel), so that a short message
+// costs one kernel call, not two.
 func (g *gcm) crypt(dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool) {
 	var ks [BlockSize + gcmBatch]byte
 	head := binary.LittleEndian.Uint64(j0[:8])
 	mid := uint64(binary.LittleEndian.Uint32(j0[8:12]))
 	ctr := binary.BigEndian.Uint32(j0[12:]) + 1
 	skip := BlockSize // the tag mask's block, in the first key stream batch only
-	fused := g.b.c != nil && g.b.c.k.Fused()
 	for skip > 0 || len(src) > 0 {
-		if n := min(len(src), gcmFusedBatch) &^ (fusedBytes - 1); fused && n > 0 && uint64(ctr)+uint64(n/BlockSize) <= 1<<32 {
-			// Whole groups through the fused CTR kernel, while the 32-bit
-			// counter does not wrap around within them (the kernel's
-			// carries into the upper 96 bits, GCM's does not).
+		if n := g.fusedRun(src, ctr, skip); n > 0 {
 			if open {
 				ghash.Padded(&g.key, y, src[:n])
 			}
@@ -207,6 +203,30 @@ func (g *gcm) crypt(dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool)
 		}
 		dst, src = dst[n:], src[n:]
 	}
+}
+
+// fusedRun returns how many bytes at the start of src go to the fused CTR
+// kernel next, from the counter ctr, with skip the bytes of the tag mask's
+// block still to come: none without that kernel; else the whole groups of
+// gcmFusedBatch bytes at most, while the 32-bit counter does not wrap around
+// within them (the kernel's carries into the upper 96 bits, GCM's does
+// not), but for the last of an odd number of them before the end when the
+// bulk kernel takes the blocks after it, the tag mask's among them, as a
+// group: the key stream's call (g.b.encryptBlocks) then takes the two
+// groups together, in one call of the kernels' pairs
+// (kernel.Cipher.TakesAsGroup).
+func (g *gcm) fusedRun(src []byte, ctr uint32, skip int) int {
+	if g.b.c == nil || !g.b.c.k.Fused() {
+		return 0
+	}
+	n := min(len(src), gcmFusedBatch) &^ (fusedBytes - 1)
+	if n == 0 || uint64(ctr)+uint64(n/BlockSize) > 1<<32 {
+		return 0
+	}
+	if rest := len(src) - n; rest < fusedBytes && n/fusedBytes%2 == 1 && g.b.c.k.TakesAsGroup((skip+rest+BlockSize-1)/BlockSize) {
+		n -= fusedBytes
+	}
+	return n
 }
 
 // finish hashes the lengths block into y and masks it into the full tag.

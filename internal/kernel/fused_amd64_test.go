@@ -14,17 +14,20 @@ import (
 )
 
 // fusedLengths are the block counts the fused kernels' tests try: every
-// count up to two groups and three blocks, and a few random ones up to ten
-// groups; with -short (under emulation), the counts around each group's
-// edges and the padding's threshold (smallTail), and one random one.
+// count up to two groups and three blocks, three groups with a padded rest
+// (the last whole group then goes with it, pairedTail, after a call of two),
+// and a few random ones up to ten groups; with -short (under emulation),
+// the counts around each group's edges and the padding's threshold
+// (smallTail), three groups with a padded rest, and one random one.
 func fusedLengths(r *rand.Rand) []int {
 	if testing.Short() {
-		return []int{0, 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, FusedGroup + smallTail, FusedGroup + smallTail + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, r.IntN(10 * FusedGroup)}
+		return []int{0, 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, FusedGroup + smallTail, FusedGroup + smallTail + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, 3*FusedGroup + smallTail + 1, r.IntN(10 * FusedGroup)}
 	}
 	var ns []int
 	for n := 0; n <= 2*FusedGroup+3; n++ {
 		ns = append(ns, n)
 	}
+	ns = append(ns, 3*FusedGroup+smallTail+1, 4*FusedGroup-1)
 	for range 4 {
 		ns = append(ns, r.IntN(10*FusedGroup))
 	}

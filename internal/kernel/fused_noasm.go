@@ -5,6 +5,10 @@ package kernel
 // Fused reports that no kernel of this build has fused mode kernels.
 func (c *Cipher) Fused() bool { return false }
 
+// TakesAsGroup reports that no kernel of this build has fused mode
+// kernels.
+func (c *Cipher) TakesAsGroup(int) bool { return false }
+
 // CTRGroups reports that no kernel of this build makes CTR's counter
 // blocks itself: it does nothing and returns 0.
 func (c *Cipher) CTRGroups([]byte, []byte, *[2]uint64) int { return 0 }

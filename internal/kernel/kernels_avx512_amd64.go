@@ -115,28 +115,33 @@ func decryptBlocks4AVX512(ks *Schedule, dst, src *byte, n int)
 // count is allowed: the blocks after the last full group of 64 go through
 // the 4-block kernels if there are at most smallTail of them (a single one
 // through avx512-gfni's single-block kernel), and otherwise are padded into
-// one group of 64; so no block reaches a kernel that looks tables up.
+// one group of 64, paired with the last full group where pairedTail says;
+// so no block reaches a kernel that looks tables up.
 func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
 		return
 	}
 	_ = dst[n*BlockSize-1]
+	r := n % 64
+	if r > smallTail {
+		i := pairedTail(n) * BlockSize
+		if i > 0 {
+			runAVX512(ks, &dst[0], &src[0], i/(64*BlockSize), 64, dec, gfni)
+		}
+		var buf [2 * 64 * BlockSize]byte
+		m := copy(buf[:], src[i:n*BlockSize])
+		runAVX512(ks, &buf[0], &buf[0], (m+64*BlockSize-1)/(64*BlockSize), 64, dec, gfni)
+		copy(dst[i:n*BlockSize], buf[:])
+		return
+	}
 	if g := n / 64; g > 0 {
 		runAVX512(ks, &dst[0], &src[0], g, 64, dec, gfni)
 	}
-	r := n % 64
 	if r == 0 {
 		return
 	}
 	i := (n - r) * BlockSize
-	if r > smallTail {
-		var buf [64 * BlockSize]byte
-		copy(buf[:], src[i:n*BlockSize])
-		runAVX512(ks, &buf[0], &buf[0], 1, 64, dec, gfni)
-		copy(dst[i:n*BlockSize], buf[:])
-		return
-	}
 	switch {
 	case r == 1 && gfni && dec:
 		// One block: the single-block kernel, 1.25x the 4-block call.

@@ -67,14 +67,15 @@ func forEachPlan(t *testing.T, f func(t *testing.T, p Plan)) {
 }
 
 // planCounts returns the run lengths that reach every path of p: each up
-// to past the crossover, and around one and two whole groups of the bulk
-// kernel, with remainders on both sides of the crossover.
+// to past the crossover, and around one, two and three whole groups of the
+// bulk kernel, with remainders on both sides of the crossover (three: a
+// call of two groups, then the last with a padded remainder).
 func planCounts(p Plan) []int {
 	var counts []int
 	for n := 0; n <= max(p.From, 3)+3; n++ {
 		counts = append(counts, n)
 	}
-	for g := 1; g <= 2; g++ {
+	for g := 1; g <= 3; g++ {
 		for _, d := range []int{-1, 0, 1, p.From - 1, p.From, p.From + 1} {
 			if n := g*p.Bulk.Blocks + d; n >= 0 && !slices.Contains(counts, n) {
 				counts = append(counts, n)
