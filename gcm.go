@@ -167,7 +167,7 @@ func (g *gcm) crypt(dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool)
 				ghash.Padded(&g.key, y, src[:n])
 			}
 			c := [2]uint64{binary.BigEndian.Uint64(j0[8:])&^0xFFFFFFFF | uint64(ctr), binary.BigEndian.Uint64(j0[:8])}
-			if g.b.c.k.CTRGroups(dst[:n], src[:n], &c) != n {
+			if g.b.c.k.CTRGroups(dst[:n], src[:n], &c, nil) != n {
 				// Fused means every whole group goes to the kernel; were
 				// one left, Seal in place would leave plaintext in dst.
 				panic("twofish: internal error: the fused CTR kernel left blocks of GCM undone")

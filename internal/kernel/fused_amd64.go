@@ -21,9 +21,12 @@ import "math/bits"
 // writes dst (which may be src), moves *ctr on past them, and returns how
 // many bytes it did: none unless c's bulk kernel has a kernel that makes
 // the counter blocks and XORs the key stream in itself (avx512-vbmi,
-// avx512-gfni). The caller does the rest.
-func (c *Cipher) CTRGroups(dst, src []byte, ctr *[2]uint64) int {
-	return c.fused(fusedCTR, dst, src, ctr, nil)
+// avx512-gfni). The caller does the rest. If rest is not nil, a partial
+// block at the end of src counts as a block, which the kernels may take
+// with the others: then CTRGroups returns len(src), and its whole block of
+// key stream is in rest, so that a stream can use the rest of it later.
+func (c *Cipher) CTRGroups(dst, src []byte, ctr *[2]uint64, rest *[BlockSize]byte) int {
+	return c.fused(fusedCTR, dst, src, ctr, nil, rest)
 }
 
 // CBCDecryptGroups decrypts in CBC mode, from the IV *iv, the blocks at
@@ -33,7 +36,7 @@ func (c *Cipher) CTRGroups(dst, src []byte, ctr *[2]uint64) int {
 // ciphertext blocks itself (avx512-vbmi, avx512-gfni). The caller does the
 // rest.
 func (c *Cipher) CBCDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
-	return c.fused(fusedCBC, dst, src, nil, iv)
+	return c.fused(fusedCBC, dst, src, nil, iv, nil)
 }
 
 // CFBDecryptGroups decrypts in CFB mode, from the IV *iv, the blocks at
@@ -43,7 +46,7 @@ func (c *Cipher) CBCDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
 // ciphertext blocks and XORs them in itself (avx512-vbmi, avx512-gfni).
 // The caller does the rest.
 func (c *Cipher) CFBDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
-	return c.fused(fusedCFB, dst, src, nil, iv)
+	return c.fused(fusedCFB, dst, src, nil, iv, nil)
 }
 
 // XTSGroups encrypts or decrypts in XTS mode the blocks at the start of
@@ -55,9 +58,9 @@ func (c *Cipher) CFBDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
 // (avx512-vbmi, avx512-gfni). The caller does the rest.
 func (c *Cipher) XTSGroups(dst, src []byte, tweak *[2]uint64, dec bool) int {
 	if dec {
-		return c.fused(fusedXTSDec, dst, src, tweak, nil)
+		return c.fused(fusedXTSDec, dst, src, tweak, nil, nil)
 	}
-	return c.fused(fusedXTSEnc, dst, src, tweak, nil)
+	return c.fused(fusedXTSEnc, dst, src, tweak, nil, nil)
 }
 
 // XTSHalves encrypts or decrypts in XTS mode the whole groups of 64
@@ -115,24 +118,32 @@ const (
 // dst, and then over the blocks after them padded into a group where c's
 // plan pads them (with the last whole group where pairedTail says), and
 // returns how many bytes it did. It moves on the mode's counter or tweak
-// ctr, or its IV iv, by the blocks it did.
-func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv *[BlockSize]byte) int {
+// ctr, or its IV iv, by the blocks it did. With rest (CTR only), a partial
+// block at the end of src counts as a block, and its key stream goes to
+// rest if the kernel takes it.
+func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockSize]byte) int {
 	if !c.Fused() {
 		return 0
 	}
-	n := len(src) / BlockSize
-	whole, pads := n-n%FusedGroup, c.plan.padsTail(n)
-	if pads {
-		whole = pairedTail(n)
+	n, end := len(src)/BlockSize, len(src)&^(BlockSize-1)
+	partial := rest != nil && end < len(src)
+	if partial {
+		n, end = n+1, len(src)
 	}
-	if whole > 0 {
-		_ = dst[whole*BlockSize-1]
-		c.fused64(m, &dst[0], &src[0], whole/FusedGroup, ctr, iv)
-	}
-	if !pads {
+	whole := n - n%FusedGroup
+	// A padded rest, or a partial block at the end of the last whole group,
+	// goes through a buffer.
+	if !c.plan.padsTail(n) && !(partial && whole == n) {
+		if whole > 0 {
+			_ = dst[whole*BlockSize-1]
+			c.fused64(m, &dst[0], &src[0], whole/FusedGroup, ctr, iv)
+		}
 		return whole * BlockSize
 	}
-	i, end := whole*BlockSize, n*BlockSize
+	i := pairedTail(n) * BlockSize
+	if i > 0 {
+		c.fused64(m, &dst[0], &src[0], i/(FusedGroup*BlockSize), ctr, iv)
+	}
 	_ = dst[end-1]
 	var buf [2 * FusedGroup * BlockSize]byte
 	k := copy(buf[:], src[i:end])
@@ -144,7 +155,7 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv *[BlockSize]by
 	// The kernel moved the state on by whole groups: set it as the r real
 	// blocks leave it, before dst, which may be src, loses the last
 	// ciphertext block.
-	r := uint64(n - whole)
+	r := uint64(n - i/BlockSize)
 	switch m {
 	case fusedCTR:
 		lo, carry := bits.Add64(before[0], r, 0)
@@ -159,6 +170,15 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv *[BlockSize]by
 			before = TimesX(before, uint(r))
 		}
 		*ctr = before
+	}
+	if partial {
+		// The key stream of the partial block: its output where the
+		// buffer held zeros, and the output XOR the input elsewhere.
+		j := k &^ (BlockSize - 1)
+		copy(rest[:], buf[j:j+BlockSize])
+		for x, b := range src[i+j : end] {
+			rest[x] ^= b
+		}
 	}
 	copy(dst[i:end], buf[:])
 	return end
@@ -191,21 +211,21 @@ func (c *Cipher) fused64(m int, dst, src *byte, n int, ctr *[2]uint64, iv *[Bloc
 	}
 }
 
-// pairedTail returns where the padded part of a run of n blocks starts,
-// for the 64-block kernels, when the blocks after its last full group are
-// padded into a group of their own: after the last full group, or before
-// it where the full groups are odd in number. The kernels take groups two
-// at a time, one group's work filling the other's waits, and the last one
-// of an odd number alone, which takes two thirds of a pair's time; so the
-// padded group goes into a buffer with the last full group, to be its
-// pair, rather than alone after it, for the cost of copying one more
-// group. On Zen 5, runs of 70, 74, 80 and 96 blocks ran 1.18-1.25x as
-// fast: 601-629 ns against 739-749 ns before (medians of 5 alternating
-// runs of the two test binaries, go test -run '^$' -bench
-// 'Runs/n=(70|74|80|96)/impl=avx512-gfni$' ./internal/kernel; a group
-// alone 350-400 ns, two in one call 537 ns).
+// pairedTail returns where the buffered part of a run of n blocks starts,
+// for the 64-block kernels, when its last group goes through a buffer
+// (padded, or holding a partial block): at that group, or at the whole
+// group before it where the groups before it are odd in number. The
+// kernels take groups two at a time, one group's work filling the other's
+// waits, and the last one of an odd number alone, which takes two thirds
+// of a pair's time; so the buffered group goes into the buffer with the
+// whole group before it, to be its pair, rather than alone after it, for
+// the cost of copying one more group. On Zen 5, runs of 70, 74, 80 and 96
+// blocks ran 1.18-1.25x as fast: 601-629 ns against 739-749 ns before
+// (medians of 5 alternating runs of the two test binaries, go test -run
+// '^$' -bench 'Runs/n=(70|74|80|96)/impl=avx512-gfni$' ./internal/kernel;
+// a group alone 350-400 ns, two in one call 537 ns).
 func pairedTail(n int) int {
-	g := n / FusedGroup
+	g := (n - 1) / FusedGroup
 	return (g - g%2) * FusedGroup
 }
 

@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"bytes"
+	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -166,7 +167,7 @@ func TestFusedGroupsAssembly(t *testing.T) {
 						in = got
 					}
 					ctr := [2]uint64{lo, hi}
-					if m := c.CTRGroups(got, in, &ctr); m != done {
+					if m := c.CTRGroups(got, in, &ctr, nil); m != done {
 						t.Fatalf("CTR, %s: CTRGroups did %d bytes, want %d", what, m, done)
 					}
 					if !bytes.Equal(got, want) {
@@ -302,6 +303,71 @@ func TestXTSHalves(t *testing.T) {
 	})
 }
 
+// TestCTRGroupsPartial checks CTRGroups with a partial block at the end of
+// src and rest to take its key stream, against CTR in Go around the
+// generic kernel: at every block count of fusedLengths and partial blocks
+// of 1, 7 and 15 bytes, in place and not, the kernels take the partial
+// block, counted as a block, with the blocks before it wherever they go
+// through a padded group (more than smallTail blocks after the last whole
+// group, the partial one among them, or the partial one ending a group),
+// put its whole block of key stream in rest and move the counter on past
+// it; elsewhere they take the whole groups before it and leave rest and
+// the rest of dst alone.
+func TestCTRGroupsPartial(t *testing.T) {
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		r := testRand(t)
+		key := randBytes(r, 32)
+		c, ref := newCipher(key, kern), newCipher(key, Generic)
+		for _, n := range fusedLengths(r) {
+			for _, p := range []int{1, 7, 15} {
+				blocks := n + 1
+				size := n*BlockSize + p
+				done := blocks / FusedGroup * FusedGroup * BlockSize
+				if rem := blocks % FusedGroup; rem > smallTail || rem == 0 {
+					done = size
+				}
+				src := randBytes(r, (n+1)*BlockSize)
+				clear(src[size:])
+				want := randBytes(r, len(src))
+				fill := bytes.Clone(want[:size])
+				hi, lo := r.Uint64(), r.Uint64()
+				wantHi, wantLo := hi, lo
+				var wantRest [BlockSize]byte
+				if done == size {
+					wantHi, wantLo = ctrRef(ref, want, src, hi, lo)
+					subtle.XORBytes(wantRest[:], want[n*BlockSize:], src[n*BlockSize:])
+				} else if done > 0 {
+					wantHi, wantLo = ctrRef(ref, want[:done], src[:done], hi, lo)
+				}
+				copy(want[done:size], fill[done:])
+				for _, inPlace := range []bool{false, true} {
+					what := fmt.Sprintf("%d blocks and %d bytes, in place %v", n, p, inPlace)
+					got := bytes.Clone(fill)
+					in := src[:size]
+					if inPlace {
+						copy(got[:done], src)
+						in = got
+					}
+					ctr := [2]uint64{lo, hi}
+					var rest [BlockSize]byte
+					if m := c.CTRGroups(got, in, &ctr, &rest); m != done {
+						t.Fatalf("%s: CTRGroups did %d bytes, want %d", what, m, done)
+					}
+					if !bytes.Equal(got, want[:size]) {
+						t.Fatalf("%s: differs from CTR in Go", what)
+					}
+					if ctr != [2]uint64{wantLo, wantHi} {
+						t.Fatalf("%s: counter %x, want %x", what, ctr, [2]uint64{wantLo, wantHi})
+					}
+					if rest != wantRest {
+						t.Fatalf("%s: rest of the key stream %x, want %x", what, rest, wantRest)
+					}
+				}
+			}
+		}
+	})
+}
+
 // TestCTRGroupsCarry checks the CTR kernel's counter where it carries: from
 // 2^(8j)-1-k for every byte position j of the 128-bit counter (j = 16 is
 // the wrap of the whole counter to zero, j = 8 the carry from the low
@@ -337,7 +403,7 @@ func TestCTRGroupsCarry(t *testing.T) {
 					lo -= k
 					wantHi, wantLo := ctrRef(ref, want, src, hi, lo)
 					ctr := [2]uint64{lo, hi}
-					if m := c.CTRGroups(got, src, &ctr); m != len(src) {
+					if m := c.CTRGroups(got, src, &ctr, nil); m != len(src) {
 						t.Fatalf("%d blocks: CTRGroups did %d bytes", n, m)
 					}
 					if !bytes.Equal(got, want) {
@@ -384,7 +450,7 @@ func TestFusedGroupsDecline(t *testing.T) {
 		var ctr [2]uint64
 		var iv [BlockSize]byte
 		tweaks := make([][2]uint64, 4)
-		if c.CTRGroups(dst, src, &ctr) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 || c.CFBDecryptGroups(dst, src, &iv) != 0 ||
+		if c.CTRGroups(dst, src, &ctr, nil) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 || c.CFBDecryptGroups(dst, src, &iv) != 0 ||
 			c.XTSGroups(dst, src, &ctr, false) != 0 || c.XTSGroups(dst, src, &ctr, true) != 0 ||
 			c.XTSHalves(dst, src, tweaks, false) != 0 || c.XTSHalves(dst, src, tweaks, true) != 0 {
 			t.Errorf("%s: a fused mode took blocks", k.Name)
@@ -419,7 +485,7 @@ func benchmarkFusedGroups(b *testing.B, c *Cipher) {
 	var iv [BlockSize]byte
 	for _, mode := range []string{"CTR", "CBC-dec", "CFB-dec", "XTS-enc", "XTS-dec"} {
 		b.Run("mode="+mode+"/size=8192", func(b *testing.B) {
-			f := func() { c.CTRGroups(buf, buf, &ctr) }
+			f := func() { c.CTRGroups(buf, buf, &ctr, nil) }
 			switch mode {
 			case "CBC-dec":
 				f = func() { c.CBCDecryptGroups(buf, buf, &iv) }

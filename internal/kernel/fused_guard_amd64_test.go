@@ -13,7 +13,8 @@ import (
 // TestFusedGuardPages runs the fused CTR, CBC and CFB decryption and XTS
 // kernels (and XTS's of a tweak a half-group, their tweaks flush against
 // a guard page too, after them and before) over buffers that touch an inaccessible page on either
-// side, for zero, one and two groups, and runs that end in a padded group:
+// side, for zero, one and two groups, and runs that end in a padded group
+// (CTR's also in a partial block):
 // a kernel that reads or writes one byte outside the blocks it is given
 // (the CBC and CFB kernels read the block before each group but the first)
 // crashes the test.
@@ -48,7 +49,7 @@ func TestFusedGuardPages(t *testing.T) {
 				hi, lo := r.Uint64(), ^uint64(0)-uint64(r.IntN(128))
 				ctrRef(ref, want, place.Src, hi, lo)
 				ctr := [2]uint64{lo, hi}
-				c.CTRGroups(place.Dst, place.Src, &ctr)
+				c.CTRGroups(place.Dst, place.Src, &ctr, nil)
 				if !bytes.Equal(place.Dst, want) {
 					t.Fatalf("%d blocks, %s: CTR differs from CTR in Go", n, place.Name)
 				}
@@ -88,6 +89,23 @@ func TestFusedGuardPages(t *testing.T) {
 							t.Fatalf("%d blocks, %s, decrypt %v, tweaks at the end %v: XTS of a tweak a half-group differs from XTS in Go", n, place.Name, dec, atEnd)
 						}
 					}
+				}
+			}
+		}
+		// CTR with a partial last block that the kernels take: in a
+		// padded group, at the end of a whole group, and after one.
+		for _, size := range []int{(smallTail+1)*BlockSize + 7, FusedGroup*BlockSize - 9, (FusedGroup+37)*BlockSize + 3} {
+			for _, place := range guardpage.Placements(a, b, size) {
+				copy(place.Src, randBytes(r, size))
+				padded := make([]byte, (size+BlockSize-1)&^(BlockSize-1))
+				copy(padded, place.Src)
+				want := make([]byte, len(padded))
+				hi, lo := r.Uint64(), r.Uint64()
+				ctrRef(ref, want, padded, hi, lo)
+				ctr := [2]uint64{lo, hi}
+				var rest [BlockSize]byte
+				if m := c.CTRGroups(place.Dst, place.Src, &ctr, &rest); m != size || !bytes.Equal(place.Dst, want[:size]) {
+					t.Fatalf("%d bytes, %s: CTR with a partial block differs from CTR in Go", size, place.Name)
 				}
 			}
 		}

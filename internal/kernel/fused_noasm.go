@@ -11,7 +11,7 @@ func (c *Cipher) TakesAsGroup(int) bool { return false }
 
 // CTRGroups reports that no kernel of this build makes CTR's counter
 // blocks itself: it does nothing and returns 0.
-func (c *Cipher) CTRGroups([]byte, []byte, *[2]uint64) int { return 0 }
+func (c *Cipher) CTRGroups([]byte, []byte, *[2]uint64, *[BlockSize]byte) int { return 0 }
 
 // CBCDecryptGroups reports that no kernel of this build XORs in CBC's
 // ciphertext blocks itself: it does nothing and returns 0.
