@@ -642,8 +642,9 @@ func TestOpenPGPAEADSamples(t *testing.T) {
 
 // TestEAXCounterCarries runs EAX's counter mode (eax.ctr) from counters
 // whose low 64 bits, or all 128, wrap within the message, across its
-// batches, against crypto/cipher's CTR over the same block: the counter
-// starts at OMAC's output, so random nonces all but never reach the carry.
+// batches and groups, against crypto/cipher's CTR over the same block: the
+// counter starts at OMAC's output, so random nonces all but never reach
+// the carry.
 func TestEAXCounterCarries(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		r := testRand(t)
@@ -657,7 +658,7 @@ func TestEAXCounterCarries(t *testing.T) {
 		} {
 			var n [BlockSize]byte
 			copy(n[:], unhex(iv))
-			src := randBytes(r, 3*eaxBatch+37)
+			src := randBytes(r, 3*streamBatch+37)
 			got := make([]byte, len(src))
 			e.ctr(got, src, &n)
 			want := make([]byte, len(src))

@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
-	"math/bits"
 
 	"github.com/twofish-go/twofish/internal/alias"
 )
@@ -136,27 +135,11 @@ func (e *eax) omac(t int, data []byte) (x [BlockSize]byte) {
 	return x
 }
 
-// eaxBatch is how many bytes of key stream one kernel call makes at most.
-const eaxBatch = 2048
-
 // ctr XORs src with the counter-mode key stream from the 128-bit
-// big-endian counter iv (wrapping modulo 2^128) into dst.
+// big-endian counter iv (wrapping modulo 2^128) into dst: NewCTR's stream,
+// and so its kernels (the fused ones, with a partial last block), on the
+// stack.
 func (e *eax) ctr(dst, src []byte, iv *[BlockSize]byte) {
-	var ks [eaxBatch]byte
-	hi, lo := binary.BigEndian.Uint64(iv[:8]), binary.BigEndian.Uint64(iv[8:])
-	for len(src) > 0 {
-		n := min(len(src), eaxBatch)
-		m := (n + BlockSize - 1) &^ (BlockSize - 1)
-		for i := 0; i < m; i += BlockSize {
-			b := (*[BlockSize]byte)(ks[i : i+BlockSize])
-			binary.BigEndian.PutUint64(b[:8], hi)
-			binary.BigEndian.PutUint64(b[8:], lo)
-			var carry uint64
-			lo, carry = bits.Add64(lo, 1, 0)
-			hi += carry
-		}
-		e.b.encryptBlocks(ks[:m], ks[:m])
-		subtle.XORBytes(dst[:n], src[:n], ks[:n])
-		dst, src = dst[n:], src[n:]
-	}
+	s := stream{b: e.b, hi: binary.BigEndian.Uint64(iv[:8]), lo: binary.BigEndian.Uint64(iv[8:])}
+	s.XORKeyStream(dst, src)
 }
