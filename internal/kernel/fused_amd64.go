@@ -44,9 +44,13 @@ func (c *Cipher) CBCDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
 // src), leaves the last ciphertext block in *iv, and returns how many
 // bytes it did: none unless c's bulk kernel has a kernel that encrypts the
 // ciphertext blocks and XORs them in itself (avx512-vbmi, avx512-gfni).
-// The caller does the rest.
-func (c *Cipher) CFBDecryptGroups(dst, src []byte, iv *[BlockSize]byte) int {
-	return c.fused(fusedCFB, dst, src, nil, iv, nil)
+// The caller does the rest. If rest is not nil, a partial block at the end
+// of src counts as a block, which the kernels may take with the others:
+// then CFBDecryptGroups returns len(src), its key stream (the encryption of
+// the ciphertext block before it) is in rest, and its ciphertext at the
+// start of *iv, so that a stream can go on within it.
+func (c *Cipher) CFBDecryptGroups(dst, src []byte, iv, rest *[BlockSize]byte) int {
+	return c.fused(fusedCFB, dst, src, nil, iv, rest)
 }
 
 // XTSGroups encrypts or decrypts in XTS mode the blocks at the start of
@@ -118,9 +122,9 @@ const (
 // dst, and then over the blocks after them padded into a group where c's
 // plan pads them (with the last whole group where pairedTail says), and
 // returns how many bytes it did. It moves on the mode's counter or tweak
-// ctr, or its IV iv, by the blocks it did. With rest (CTR only), a partial
-// block at the end of src counts as a block, and its key stream goes to
-// rest if the kernel takes it.
+// ctr, or its IV iv, by the blocks it did. With rest (CTR and CFB), a
+// partial block at the end of src counts as a block, and its key stream
+// goes to rest if the kernel takes it.
 func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockSize]byte) int {
 	if !c.Fused() {
 		return 0
@@ -161,7 +165,8 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockS
 		lo, carry := bits.Add64(before[0], r, 0)
 		*ctr = [2]uint64{lo, before[1] + carry}
 	case fusedCBC, fusedCFB:
-		copy(iv[:], src[end-BlockSize:end])
+		// The last block's ciphertext, or as much as there is of it.
+		copy(iv[:], src[(end-1)&^(BlockSize-1):end])
 	default:
 		for ; r >= FusedGroup/2; r -= FusedGroup / 2 {
 			before = TimesX(before, FusedGroup/2)

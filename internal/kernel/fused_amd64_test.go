@@ -208,7 +208,7 @@ func TestFusedGroupsAssembly(t *testing.T) {
 						copy(got[:done], src)
 						in = got
 					}
-					if m := c.CFBDecryptGroups(got, in, &iv); m != done {
+					if m := c.CFBDecryptGroups(got, in, &iv, nil); m != done {
 						t.Fatalf("CFB, %s: CFBDecryptGroups did %d bytes, want %d", what, m, done)
 					}
 					if !bytes.Equal(got, want) {
@@ -303,17 +303,18 @@ func TestXTSHalves(t *testing.T) {
 	})
 }
 
-// TestCTRGroupsPartial checks CTRGroups with a partial block at the end of
-// src and rest to take its key stream, against CTR in Go around the
-// generic kernel: at every block count of fusedLengths and partial blocks
-// of 1, 7 and 15 bytes, in place and not, the kernels take the partial
-// block, counted as a block, with the blocks before it wherever they go
-// through a padded group (more than smallTail blocks after the last whole
-// group, the partial one among them, or the partial one ending a group),
-// put its whole block of key stream in rest and move the counter on past
-// it; elsewhere they take the whole groups before it and leave rest and
-// the rest of dst alone.
-func TestCTRGroupsPartial(t *testing.T) {
+// TestFusedPartial checks CTRGroups and CFBDecryptGroups with a partial
+// block at the end of src and rest to take its key stream, against the
+// modes in Go around the generic kernel: at every block count of
+// fusedLengths and partial blocks of 1, 7 and 15 bytes, in place and not,
+// the kernels take the partial block, counted as a block, with the blocks
+// before it wherever they go through a padded group (more than smallTail
+// blocks after the last whole group, the partial one among them, or the
+// partial one ending a group), put its whole block of key stream in rest
+// and move the counter on past it (CTR) or leave its ciphertext at the
+// start of the IV (CFB); elsewhere they take the whole groups before it
+// and leave rest and the rest of dst alone.
+func TestFusedPartial(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)
 		key := randBytes(r, 32)
@@ -328,39 +329,61 @@ func TestCTRGroupsPartial(t *testing.T) {
 				}
 				src := randBytes(r, (n+1)*BlockSize)
 				clear(src[size:])
-				want := randBytes(r, len(src))
-				fill := bytes.Clone(want[:size])
-				hi, lo := r.Uint64(), r.Uint64()
-				wantHi, wantLo := hi, lo
-				var wantRest [BlockSize]byte
-				if done == size {
-					wantHi, wantLo = ctrRef(ref, want, src, hi, lo)
-					subtle.XORBytes(wantRest[:], want[n*BlockSize:], src[n*BlockSize:])
-				} else if done > 0 {
-					wantHi, wantLo = ctrRef(ref, want[:done], src[:done], hi, lo)
-				}
-				copy(want[done:size], fill[done:])
-				for _, inPlace := range []bool{false, true} {
-					what := fmt.Sprintf("%d blocks and %d bytes, in place %v", n, p, inPlace)
-					got := bytes.Clone(fill)
-					in := src[:size]
-					if inPlace {
-						copy(got[:done], src)
-						in = got
+				fill := randBytes(r, size)
+				for _, mode := range []string{"CTR", "CFB"} {
+					// want: the mode in Go over the blocks done, the
+					// partial one zero-padded; wantRest its key stream.
+					want := append(bytes.Clone(fill), make([]byte, BlockSize-p)...)
+					hi, lo := r.Uint64(), r.Uint64()
+					var iv [BlockSize]byte
+					copy(iv[:], randBytes(r, BlockSize))
+					wantHi, wantLo, wantIV := hi, lo, iv
+					m := done
+					if done == size {
+						m = len(src)
 					}
-					ctr := [2]uint64{lo, hi}
-					var rest [BlockSize]byte
-					if m := c.CTRGroups(got, in, &ctr, &rest); m != done {
-						t.Fatalf("%s: CTRGroups did %d bytes, want %d", what, m, done)
+					if mode == "CTR" {
+						wantHi, wantLo = ctrRef(ref, want[:m], src[:m], hi, lo)
+					} else {
+						wantIV = cfbDecryptRef(ref, want[:m], src[:m], iv)
 					}
-					if !bytes.Equal(got, want[:size]) {
-						t.Fatalf("%s: differs from CTR in Go", what)
+					var wantRest [BlockSize]byte
+					if done == size {
+						subtle.XORBytes(wantRest[:], want[n*BlockSize:], src[n*BlockSize:])
 					}
-					if ctr != [2]uint64{wantLo, wantHi} {
-						t.Fatalf("%s: counter %x, want %x", what, ctr, [2]uint64{wantLo, wantHi})
-					}
-					if rest != wantRest {
-						t.Fatalf("%s: rest of the key stream %x, want %x", what, rest, wantRest)
+					copy(want[done:size], fill[done:])
+					want = want[:size]
+					for _, inPlace := range []bool{false, true} {
+						what := fmt.Sprintf("%s, %d blocks and %d bytes, in place %v", mode, n, p, inPlace)
+						got := bytes.Clone(fill)
+						in := src[:size]
+						if inPlace {
+							copy(got[:done], src)
+							in = got
+						}
+						var rest [BlockSize]byte
+						ctr, gotIV := [2]uint64{lo, hi}, iv
+						var did int
+						if mode == "CTR" {
+							did = c.CTRGroups(got, in, &ctr, &rest)
+						} else {
+							did = c.CFBDecryptGroups(got, in, &gotIV, &rest)
+						}
+						if did != done {
+							t.Fatalf("%s: did %d bytes, want %d", what, did, done)
+						}
+						if !bytes.Equal(got, want) {
+							t.Fatalf("%s: differs from the mode in Go", what)
+						}
+						if rest != wantRest {
+							t.Fatalf("%s: rest of the key stream %x, want %x", what, rest, wantRest)
+						}
+						if mode == "CTR" && ctr != [2]uint64{wantLo, wantHi} {
+							t.Fatalf("%s: counter %x, want %x", what, ctr, [2]uint64{wantLo, wantHi})
+						}
+						if k := (done-1)%BlockSize + 1; mode == "CFB" && done > 0 && !bytes.Equal(gotIV[:k], wantIV[:k]) {
+							t.Fatalf("%s: IV %x, want %x in its first %d bytes", what, gotIV, wantIV, k)
+						}
 					}
 				}
 			}
@@ -450,7 +473,7 @@ func TestFusedGroupsDecline(t *testing.T) {
 		var ctr [2]uint64
 		var iv [BlockSize]byte
 		tweaks := make([][2]uint64, 4)
-		if c.CTRGroups(dst, src, &ctr, nil) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 || c.CFBDecryptGroups(dst, src, &iv) != 0 ||
+		if c.CTRGroups(dst, src, &ctr, nil) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 || c.CFBDecryptGroups(dst, src, &iv, nil) != 0 ||
 			c.XTSGroups(dst, src, &ctr, false) != 0 || c.XTSGroups(dst, src, &ctr, true) != 0 ||
 			c.XTSHalves(dst, src, tweaks, false) != 0 || c.XTSHalves(dst, src, tweaks, true) != 0 {
 			t.Errorf("%s: a fused mode took blocks", k.Name)
@@ -490,7 +513,7 @@ func benchmarkFusedGroups(b *testing.B, c *Cipher) {
 			case "CBC-dec":
 				f = func() { c.CBCDecryptGroups(buf, buf, &iv) }
 			case "CFB-dec":
-				f = func() { c.CFBDecryptGroups(buf, buf, &iv) }
+				f = func() { c.CFBDecryptGroups(buf, buf, &iv, nil) }
 			case "XTS-enc", "XTS-dec":
 				f = func() { c.XTSGroups(buf, buf, &ctr, mode == "XTS-dec") }
 			}

@@ -14,7 +14,7 @@ import (
 // kernels (and XTS's of a tweak a half-group, their tweaks flush against
 // a guard page too, after them and before) over buffers that touch an inaccessible page on either
 // side, for zero, one and two groups, and runs that end in a padded group
-// (CTR's also in a partial block):
+// (CTR's and CFB decryption's also in a partial block):
 // a kernel that reads or writes one byte outside the blocks it is given
 // (the CBC and CFB kernels read the block before each group but the first)
 // crashes the test.
@@ -61,7 +61,7 @@ func TestFusedGuardPages(t *testing.T) {
 					t.Fatalf("%d blocks, %s: CBC decryption differs from CBC in Go", n, place.Name)
 				}
 				cfbDecryptRef(ref, want, place.Dst, iv)
-				c.CFBDecryptGroups(place.Dst, place.Dst, &iv)
+				c.CFBDecryptGroups(place.Dst, place.Dst, &iv, nil)
 				if !bytes.Equal(place.Dst, want) {
 					t.Fatalf("%d blocks, %s: CFB decryption differs from CFB in Go", n, place.Name)
 				}
@@ -92,8 +92,9 @@ func TestFusedGuardPages(t *testing.T) {
 				}
 			}
 		}
-		// CTR with a partial last block that the kernels take: in a
-		// padded group, at the end of a whole group, and after one.
+		// CTR and CFB decryption with a partial last block that the
+		// kernels take: in a padded group, at the end of a whole group,
+		// and after one.
 		for _, size := range []int{(smallTail+1)*BlockSize + 7, FusedGroup*BlockSize - 9, (FusedGroup+37)*BlockSize + 3} {
 			for _, place := range guardpage.Placements(a, b, size) {
 				copy(place.Src, randBytes(r, size))
@@ -103,9 +104,14 @@ func TestFusedGuardPages(t *testing.T) {
 				hi, lo := r.Uint64(), r.Uint64()
 				ctrRef(ref, want, padded, hi, lo)
 				ctr := [2]uint64{lo, hi}
-				var rest [BlockSize]byte
+				var rest, iv [BlockSize]byte
 				if m := c.CTRGroups(place.Dst, place.Src, &ctr, &rest); m != size || !bytes.Equal(place.Dst, want[:size]) {
 					t.Fatalf("%d bytes, %s: CTR with a partial block differs from CTR in Go", size, place.Name)
+				}
+				copy(place.Src, padded) // in place, CTR overwrote it
+				cfbDecryptRef(ref, want, padded, iv)
+				if m := c.CFBDecryptGroups(place.Dst, place.Src, &iv, &rest); m != size || !bytes.Equal(place.Dst, want[:size]) {
+					t.Fatalf("%d bytes, %s: CFB decryption with a partial block differs from CFB in Go", size, place.Name)
 				}
 			}
 		}

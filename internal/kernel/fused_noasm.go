@@ -19,7 +19,7 @@ func (c *Cipher) CBCDecryptGroups([]byte, []byte, *[BlockSize]byte) int { return
 
 // CFBDecryptGroups reports that no kernel of this build XORs in CFB's
 // ciphertext blocks itself: it does nothing and returns 0.
-func (c *Cipher) CFBDecryptGroups([]byte, []byte, *[BlockSize]byte) int { return 0 }
+func (c *Cipher) CFBDecryptGroups([]byte, []byte, *[BlockSize]byte, *[BlockSize]byte) int { return 0 }
 
 // XTSGroups reports that no kernel of this build makes XTS's tweaks
 // itself: it does nothing and returns 0.
