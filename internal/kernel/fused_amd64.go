@@ -144,11 +144,11 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockS
 		}
 		return whole * BlockSize
 	}
+	_ = dst[end-1]
 	i := pairedTail(n) * BlockSize
 	if i > 0 {
 		c.fused64(m, &dst[0], &src[0], i/(FusedGroup*BlockSize), ctr, iv)
 	}
-	_ = dst[end-1]
 	var buf [2 * FusedGroup * BlockSize]byte
 	k := copy(buf[:], src[i:end])
 	var before [2]uint64

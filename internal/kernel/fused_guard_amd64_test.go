@@ -117,3 +117,48 @@ func TestFusedGuardPages(t *testing.T) {
 		}
 	})
 }
+
+// TestFusedShortDst runs the fused modes with a destination shorter than
+// the source, flush against a guard page: each panics before a kernel
+// writes a byte past it, whatever part of the run (whole groups, a pair
+// with a padded group, a partial block) would reach there.
+func TestFusedShortDst(t *testing.T) {
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		r := testRand(t)
+		c := newCipher(randBytes(r, 32), kern)
+		for _, blocks := range []int{FusedGroup + 37, 3*FusedGroup + 10, 4 * FusedGroup} {
+			src := randBytes(r, blocks*BlockSize+5)
+			for _, short := range []int{BlockSize + 1, FusedGroup * BlockSize, len(src) - BlockSize} {
+				for name, f := range map[string]func(dst []byte){
+					"CTR": func(dst []byte) {
+						var ctr [2]uint64
+						var rest [BlockSize]byte
+						c.CTRGroups(dst, src, &ctr, &rest)
+					},
+					"CBC": func(dst []byte) {
+						var iv [BlockSize]byte
+						c.CBCDecryptGroups(dst, src[:blocks*BlockSize], &iv)
+					},
+					"CFB": func(dst []byte) {
+						var iv, rest [BlockSize]byte
+						c.CFBDecryptGroups(dst, src, &iv, &rest)
+					},
+					"XTS": func(dst []byte) {
+						var tw [2]uint64
+						c.XTSGroups(dst, src[:blocks*BlockSize], &tw, false)
+					},
+				} {
+					dst := guardpage.Flush(t, short, true)
+					func() {
+						defer func() {
+							if recover() == nil {
+								t.Errorf("%s, %d blocks, dst of %d bytes: no panic", name, blocks, short)
+							}
+						}()
+						f(dst)
+					}()
+				}
+			}
+		}
+	})
+}
