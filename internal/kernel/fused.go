@@ -4,7 +4,8 @@ package kernel
 // decryption and XTS (Cipher.CTRGroups, CBCDecryptGroups,
 // CFBDecryptGroups, XTSGroups) take at a time: they take the whole groups
 // of a run, and the blocks after them padded into one more group where the
-// bulk kernel would pad them; the caller does the rest.
+// bulk kernel would pad them (CTR's and CFB decryption's partial last block
+// among them, where the caller asks); the caller does the rest.
 const FusedGroup = 64
 
 // smallTail is the most blocks left after the last full group of 64 that
@@ -13,10 +14,12 @@ const FusedGroup = 64
 // 64-block group, and two calls more than one group (BenchmarkAVX512Tail).
 const smallTail = 4
 
-// FusedMin is the shortest run, in bytes, that the fused kernels take:
-// more than smallTail blocks, padded into a group. Callers call them for
-// no shorter one, so that short messages pay nothing for them (CTR of 16
-// bytes ran at 0.95x without such a check).
+// FusedMin is the shortest run, in bytes, of whole blocks that the fused
+// kernels take: more than smallTail blocks, padded into a group (with a
+// partial last block, CTRGroups and CFBDecryptGroups take as few as
+// smallTail blocks and a byte). Callers call them for no run shorter than
+// FusedMin, so that short messages pay nothing for them (CTR of 16 bytes
+// ran at 0.95x without such a check).
 const FusedMin = (smallTail + 1) * BlockSize
 
 // XTSHalf is how many blocks each tweak of Cipher.XTSHalves covers: half a
