@@ -261,3 +261,53 @@ func TestFusedStreamChains(t *testing.T) {
 		check(t, r, c)
 	})
 }
+
+// TestFusedRunsWhere checks where the modes send their work with a Cipher
+// that has the fused kernels (avx512-gfni, avx512-vbmi; pinned, so every
+// rest of more than four blocks is padded into a group): CTR's and CFB
+// decryption's fused step takes a run that ends in a partial block whole,
+// the partial block with it, in a padded group, ending a whole group, or
+// after a whole group it pairs with; and GCM's fused CTR run leaves the
+// last of an odd number of whole groups to the key stream's call where
+// the blocks after it, with the tag mask's, make a group the bulk kernel
+// pads (or a whole one), so that the two go as a pair, and keeps it
+// otherwise. Each of these is speed alone (the other way gives the same
+// output), so no output comparison would notice its loss.
+func TestFusedRunsWhere(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		c := mustCipher(t, randBytes(r, 32), impl.Name)
+		if !c.k.Fused() {
+			t.Skipf("%s has no fused kernels", impl.Name)
+		}
+		iv := randBytes(r, BlockSize)
+		for _, n := range []int{5*BlockSize + 3, 63*BlockSize + 9, 69*BlockSize + 1, 127*BlockSize + 15, 3*fusedBytes + 10*BlockSize + 7} {
+			src := randBytes(r, n)
+			dst := make([]byte, n)
+			if got := NewCTR(c, iv).(*stream).fused(dst, src); got != n {
+				t.Errorf("CTR, %d bytes: the fused kernel took %d", n, got)
+			}
+			if got := NewCFBDecrypter(c, iv).(*cfb).fused(dst, src); got != n {
+				t.Errorf("CFB decryption, %d bytes: the fused kernel took %d", n, got)
+			}
+		}
+		a, err := NewGCM(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := a.(*gcm)
+		for _, tc := range []struct{ n, skip, want int }{
+			{fusedBytes + 200, BlockSize, 0},                    // 1 group, 14 blocks with the tag mask's: a pair
+			{3*fusedBytes + 203, BlockSize, 2 * fusedBytes},     // 3 groups: the third pairs
+			{fusedBytes + fusedBytes - BlockSize, BlockSize, 0}, // the tag mask's block fills the second group
+			{2*fusedBytes + 200, BlockSize, 2 * fusedBytes},     // 2 groups: no pairing
+			{fusedBytes + 40, BlockSize, fusedBytes},            // 4 blocks after: not padded
+			{fusedBytes + 200, 0, 0},                            // after the tag mask: 13 blocks
+			{9*fusedBytes + 200, BlockSize, 8 * fusedBytes},     // a full batch first
+		} {
+			if got := g.fusedRun(make([]byte, tc.n), 1, tc.skip); got != tc.want {
+				t.Errorf("GCM, %d bytes, skip %d: fusedRun %d, want %d", tc.n, tc.skip, got, tc.want)
+			}
+		}
+	})
+}
