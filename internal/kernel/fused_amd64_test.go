@@ -391,6 +391,26 @@ func TestFusedPartial(t *testing.T) {
 	})
 }
 
+// TestPairedTail checks where the buffered part of a run of n blocks
+// starts (pairedTail), for every n up to ten groups: at a group's start,
+// after an even number of whole groups, so that the calls before it run
+// groups in pairs; at the last group, the one a padded rest or a partial
+// block is in, or at the whole group before it where the groups before
+// that are odd in number, so that the two go as a pair; never more than two
+// groups, the stack buffer of fused and crypt64AVX512.
+func TestPairedTail(t *testing.T) {
+	for n := 1; n <= 10*FusedGroup; n++ {
+		last := (n - 1) / FusedGroup * FusedGroup // the last group's first block
+		want := last
+		if last/FusedGroup%2 == 1 {
+			want -= FusedGroup
+		}
+		if got := pairedTail(n); got != want || got%(2*FusedGroup) != 0 || n-got > 2*FusedGroup {
+			t.Fatalf("pairedTail(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
 // TestCTRGroupsCarry checks the CTR kernel's counter where it carries: from
 // 2^(8j)-1-k for every byte position j of the 128-bit counter (j = 16 is
 // the wrap of the whole counter to zero, j = 8 the carry from the low
