@@ -46,8 +46,10 @@ func TestPaths(t *testing.T) {
 // TestDefaultCiphers runs the ciphers of NewCipher and
 // NewCipherConstantTime, whose paths mix kernels, against generic in every
 // mode, for messages around the crossover from short to long runs and
-// around the long-run kernel's groups, and checks that short messages
-// allocate nothing, and a mode made for one message only itself.
+// around the long-run kernel's groups, and checks that messages of up to
+// 1504 bytes (a group and a padded rest, which go through a buffer on the
+// stack together) allocate nothing, and a mode made for one message only
+// itself.
 func TestDefaultCiphers(t *testing.T) {
 	r := testRand(t)
 	for _, ks := range keySizes {
@@ -87,7 +89,7 @@ func TestDefaultCiphers(t *testing.T) {
 			if raceEnabled {
 				continue
 			}
-			for _, n := range []int{16, 64, 1024} {
+			for _, n := range []int{16, 64, 1024, 1504} {
 				buf := make([]byte, n)
 				for _, mc := range modeCases {
 					m := mc.ours(c, iv)

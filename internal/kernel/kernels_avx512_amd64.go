@@ -129,8 +129,8 @@ func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 		if i > 0 {
 			runAVX512(ks, &dst[0], &src[0], i/(64*BlockSize), 64, dec, gfni)
 		}
-		var buf [2 * 64 * BlockSize]byte
-		m := copy(buf[:], src[i:n*BlockSize])
+		buf := groupBuffer(n*BlockSize - i)
+		m := copy(buf, src[i:n*BlockSize])
 		runAVX512(ks, &buf[0], &buf[0], (m+64*BlockSize-1)/(64*BlockSize), 64, dec, gfni)
 		copy(dst[i:n*BlockSize], buf[:])
 		return
