@@ -21,9 +21,10 @@ BIN=$1; shift
 rel=$(realpath --relative-to="$ROOT" "$PWD")
 case $rel in ..*) echo "exec.sh: $PWD is outside $ROOT" >&2; exit 125;; esac
 
-command -v qemu-system-x86_64 >/dev/null || {
+# qemu-system-x86_64 runs the guest, cpio packs its initramfs.
+command -v qemu-system-x86_64 >/dev/null && command -v cpio >/dev/null || {
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-system-x86 >/dev/null
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-system-x86 cpio >/dev/null
 }
 kernel=$("$ROOT/testdata/guest/kernel.sh")
 
