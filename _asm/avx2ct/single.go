@@ -23,32 +23,35 @@ package main
 // g(ROL(Y, 8)): the masks, the key vectors and the MDS step's shuffles
 // follow the bytes where they are, so no rotation is needed. The MDS step
 // looks the products by 01, 5B and EF up from the last layer's nibbles, and
-// eight VPSHUFBs gather each output byte's four terms. The g outputs t0 and
-// t1 come out as dwords 0 and 1, where the pseudo-Hadamard transform and
-// the passive pair's update run on both words at once, with variable
-// shifts for the rotations; the updated pair is the next round's g input
-// as it stands.
+// eight VPSHUFBs gather each output byte's four terms. The active pair's
+// words sit in dwords 0 and 2, and the gather writes t0 to dwords 0 and 1
+// and t1 to dwords 2 and 3: the pseudo-Hadamard transform runs on both
+// words at once in three additions, and each word that rotates after the
+// XOR is the low dword of a qword holding it twice, where an immediate
+// shift of the qword by one rotates it (round1). The updated pair is the
+// next round's g input as it stands.
 //
 // Every memory operand is a base register plus a constant, and the only
 // branch is the loop counter's, as in the other avx2-ct kernels.
 //
-// A round is about 210 instructions; its chain is about 47 of them, one
-// cycle each on Zen 1 and most two on Zen 5, and its 72 VPSHUFBs and 11
-// VPBLENDVBs share two shuffle pipes on both. Measured on Zen 5 (go test
-// -run '^$' -bench SingleAVX2CT ./internal/kernel, medians of 5, quiet), a
-// block takes 391 ns against 410 for a call of the 8-block kernel with a
-// 128-bit key, 549 against 546 with a 256-bit one, the shuffle pipes
-// bounding both. Through Encrypt and Decrypt, which no longer pad a block to
-// eight and copy it: 433 -> 391 ns and 450 -> 383 ns with a 128-bit key,
-// 545 -> 550 ns and 568 -> 542 ns with a 256-bit one (BenchmarkEncrypt and
-// BenchmarkDecrypt, medians of 5 alternating runs of the old and new test
-// binaries). Not measured on Zen 1, where the difference
-// should be larger: there every ymm instruction of the 8-block kernel takes
-// two micro-ops and this kernel's xmm ones one, and the chain's latency
-// halves; an estimate from the shuffle pipes' bound and the chain is
-// 800-1,000 cycles a block against the 8-block path's 907 ns (about 2,900
-// cycles). LLVM 14's llvm-mca, the one installed, counts a ymm VPSHUFB as
-// one micro-op on znver1 and so cannot tell the two apart.
+// A round is about 143 instructions with a 128-bit key and 210 with a
+// 256-bit one, with 48 and 72 VPSHUFBs; its dependency chain is 31 and 43
+// of them, one cycle each on Zen 1 and most two on Zen 5. Measured on Zen 5
+// (go test -run '^$' -bench SingleAVX2CT ./internal/kernel, medians of 5,
+// quiet), a block takes 369 ns with a 128-bit key and 514 ns with a 256-bit
+// one, against 408 and 540 ns for a call of the 8-block kernel; through
+// Encrypt and Decrypt, which no longer pad a block to eight and copy it,
+// 1.07-1.17x what the padded call took. Not measured on Zen 1, where the
+// difference should be larger: there every ymm instruction of the 8-block
+// kernel takes two micro-ops and this kernel's xmm ones one, and the
+// chain's latency halves (the padded path took 907 ns, about 2,900
+// cycles). Estimates for Zen 1: the chain alone is 500 cycles a block with
+// a 128-bit key, 690 with a 256-bit one; llvm-mca 19 (-mcpu=znver1, the
+// loop of two rounds) gives 133 and 193 cycles a loop, 1,060 and 1,540 a
+// block. The earlier round, with variable shifts for the doubling of t1 and
+// the rotations (three cycles each on Zen 1), had a chain of 35 and 47
+// cycles and 159 and 219 cycles a loop in llvm-mca; on Zen 5, where those
+// shifts take one cycle, the two run at the same speed (1.00-1.01x).
 
 import (
 	"fmt"
@@ -64,14 +67,15 @@ import (
 const svOffset = ctOffset + 1296
 
 // lane1 is the S-box that the byte in lane l of the g inputs goes
-// through: lanes 0-3 hold X, lanes 4-7 the second word Y, whose byte k is
-// byte k+1 of ROL(Y, 8); the other lanes hold nothing.
+// through: lanes 0-3 (dword 0) hold X, lanes 8-11 (dword 2) the second
+// word Y, whose byte k is byte k+1 of ROL(Y, 8); the other lanes hold
+// nothing anyone reads.
 func lane1(l int) (j int, ok bool) {
 	switch {
 	case l < 4:
 		return l, true
-	case l < 8:
-		return (l - 4 + 1) % 4, true
+	case l >= 8 && l < 12:
+		return (l - 8 + 1) % 4, true
 	}
 	return 0, false
 }
@@ -85,9 +89,8 @@ const (
 	jmapOffset        = 112 // lane -> byte of an S-vector word
 	qmaskOffset       = 128 // [5][16]byte: lanes of q1 at level m, and at the last q
 	gatherOffset      = 208 // [3][2][16]byte: the terms of the products by 01, 5B, EF
-	doubleOffset      = 304 // VPSLLVD counts 0, 1
-	rotOffset         = 320 // [2][4][16]byte: per direction, pre left/right, post right/left
-	consts1Size       = 448
+	highPairOffset    = 304 // dwords 0, 0, ^0, ^0
+	consts1Size       = 320
 )
 
 func ror4(v byte) byte { return (v>>1 | v<<3) & 15 }
@@ -124,16 +127,18 @@ func constants1() {
 			}
 		}
 	}
-	// Output lane o = 4d+i is byte i of g output d; its term of S-box j is
-	// the product by MDS[i][j] of the byte in lane src(d, j). Each output
-	// byte takes one product by 01 and at most two by 5B and by EF: the
-	// gather takes them with two VPSHUFBs of each product's vector (one of
-	// the 01 products'), the first term of each kind, then the second.
+	// Output lane o = 8d+4w+i is byte i of g output d, twice (w = 0, 1:
+	// t0 in dwords 0 and 1, t1 in dwords 2 and 3, as round1 wants them);
+	// its term of S-box j is the product by MDS[i][j] of the byte in lane
+	// src(d, j). Each output byte takes one product by 01 and at most two
+	// by 5B and by EF: the gather takes them with two VPSHUFBs of each
+	// product's vector (one of the 01 products'), the first term of each
+	// kind, then the second.
 	src := func(d, j int) int {
 		if d == 0 {
 			return j
 		}
-		return 4 + (j+3)%4
+		return 8 + (j+3)%4
 	}
 	for o := range 16 {
 		for p := range 3 {
@@ -141,10 +146,7 @@ func constants1() {
 				b[gatherOffset+32*p+16*k+o] = 0x80
 			}
 		}
-		if o >= 8 {
-			continue
-		}
-		d, i := o/4, o%4
+		d, i := o/8, o%4
 		var n [3]int
 		for j := range 4 {
 			p := mdsProduct[i][j]
@@ -152,19 +154,8 @@ func constants1() {
 			n[p]++
 		}
 	}
-	b[doubleOffset+4] = 1
-	// Encryption: c = ror(c ^ F0, 1), d = rol(d, 1) ^ F1; decryption:
-	// c = rol(c, 1) ^ F0, d = ror(d ^ F1, 1). pre rotates before the XOR,
-	// post after: by left and right shift counts for dwords 0 and 1.
-	for dir, counts := range [2][4][2]byte{
-		{{0, 1}, {32, 31}, {1, 32}, {31, 0}},
-		{{1, 0}, {31, 32}, {32, 1}, {0, 31}},
-	} {
-		for v, cnt := range counts {
-			for w, n := range cnt {
-				b[rotOffset+64*dir+16*v+4*w] = n
-			}
-		}
+	for i := 8; i < 16; i++ {
+		b[highPairOffset+i] = 0xFF
 	}
 	for i, v := range b {
 		c.AddDatum(i, operand.U8(v))
@@ -225,8 +216,8 @@ func blend1(ch [2]chain1, mask operand.Mem) chain1 {
 	return chain1{a, b}
 }
 
-// g1 returns t0 and t1 in dwords 0 and 1 for the g inputs in the low eight
-// bytes of x: the S-boxes of a kw-word key, whose key nibbles the frame
+// g1 returns t0 in dwords 0 and 1 and t1 in dwords 2 and 3 for the g
+// inputs in dwords 0 and 2 of x: the S-boxes of a kw-word key, whose key nibbles the frame
 // holds at keys (cA and cQ of each stage), and the MDS matrix.
 func g1(ks reg.Register, kw int, keys operand.Mem, x, mask reg.VecVirtual) reg.VecVirtual {
 	lo, hi := c.XMM(), c.XMM()
@@ -308,32 +299,42 @@ func g1(ks reg.Register, kw int, keys operand.Mem, x, mask reg.VecVirtual) reg.V
 
 // round1 emits one round: the g function of the active pair act, and the
 // update of the passive pair pas with the subkeys at k; it returns the
-// updated pair, the next round's active one.
+// updated pair, the next round's active one. A pair's words are in dwords
+// 0 and 2, whatever dwords 1 and 3 hold.
+//
+// The rotations by one bit take a word twice in a qword, where a shift of
+// the qword by 1 or 31 leaves the word rotated right or left in its low
+// dword: immediate shifts, one micro-op of one cycle on Zen 1, where the
+// variable ones (VPSLLVD, VPSRLVD) take three cycles and a pipe for two.
 func round1(ks reg.Register, kw int, dec bool, keys operand.Mem, act, pas, mask reg.VecVirtual, k operand.Mem) reg.VecVirtual {
-	rot := rotOffset
+	// Encryption: c = ror(c ^ F0, 1), d = rol(d, 1) ^ F1; decryption:
+	// c = rol(c, 1) ^ F0, d = ror(d ^ F1, 1). pre is the passive pair with
+	// the word that rotates after the XOR in both dwords of its qword and
+	// the other rotated left; it waits for nothing.
+	pre, rl := c.XMM(), c.XMM()
+	c.VPSHUFD(operand.Imm(0xA0), pas, pre) // c c d d
+	c.VPSRLQ(operand.Imm(31), pre, rl)     // rol(c, 1) . rol(d, 1) .
+	rotated, post := uint64(0b0100), uint64(0b0001)
 	if dec {
-		rot += 64
+		rotated, post = 0b0001, 0b0100
 	}
-	// The passive pair's rotation before the XOR waits for nothing.
-	pre, t := c.XMM(), c.XMM()
-	c.VPSLLVD(c1(rot), pas, pre)
-	c.VPSRLVD(c1(rot+16), pas, t)
-	c.VPOR(t, pre, pre)
+	c.VPBLENDD(operand.Imm(rotated), rl, pre, pre)
 
-	tt := g1(ks, kw, keys, act, mask)
-	// F0 = t0 + t1 + K0, F1 = t0 + 2·t1 + K1 in dwords 0 and 1.
-	t0, t1, kv := c.XMM(), c.XMM(), c.XMM()
+	tt := g1(ks, kw, keys, act, mask) // t0 t0 t1 t1
+	// F0 = t0 + t1 + K0 and F1 = t0 + 2·t1 + K1, each twice:
+	// (t0 + K) + (swapped t0, t1 + the t1s alone), three additions deep.
+	kv, sw, hi, f := c.XMM(), c.XMM(), c.XMM(), c.XMM()
 	c.VMOVQ(k, kv)
-	c.VPSHUFD(operand.Imm(0x00), tt, t0)
-	c.VPSHUFD(operand.Imm(0x55), tt, t1)
-	c.VPADDD(kv, t0, t0)
-	c.VPSLLVD(c1(doubleOffset), t1, t1)
-	c.VPADDD(t1, t0, t0)
-	c.VPXOR(pre, t0, t0)
-	out, r := c.XMM(), c.XMM()
-	c.VPSRLVD(c1(rot+32), t0, out)
-	c.VPSLLVD(c1(rot+48), t0, r)
-	c.VPOR(r, out, out)
+	c.VPUNPCKLDQ(kv, kv, kv) // K0 K0 K1 K1
+	c.VPSHUFD(operand.Imm(0x4E), tt, sw)
+	c.VPAND(c1(highPairOffset), tt, hi)
+	c.VPADDD(kv, tt, f)
+	c.VPADDD(hi, sw, sw)
+	c.VPADDD(sw, f, f)
+	c.VPXOR(pre, f, f)
+	out := c.XMM()
+	c.VPSRLQ(operand.Imm(1), f, out)
+	c.VPBLENDD(operand.Imm(post), out, f, out)
 	return out
 }
 
@@ -372,12 +373,14 @@ func kernel1(kw int, dec bool) {
 		c.VMOVDQU(cq, keys.Offset(32*s+16))
 	}
 
-	// Words 0, 1 are the first active pair, 2, 3 the passive one.
+	// Words 0, 1 are the first active pair, 2, 3 the passive one; each
+	// pair goes to dwords 0 and 2.
 	src := c.Load(c.Param("src"), c.GP64())
 	ab, cd := c.XMM(), c.XMM()
 	c.VMOVDQU(operand.Mem{Base: src}, ab)
 	c.VPXOR(operand.Mem{Base: ks, Disp: in}, ab, ab)
-	c.VPSRLDQ(operand.Imm(8), ab, cd)
+	c.VPSHUFD(operand.Imm(0xFA), ab, cd)
+	c.VPSHUFD(operand.Imm(0x50), ab, ab)
 
 	keep(residentTables(ks)...)
 	kp, cnt := c.GP64(), c.GP64()
@@ -398,7 +401,7 @@ func kernel1(kw int, dec bool) {
 
 	// The output is the passive pair, then the active one.
 	res := c.XMM()
-	c.VPUNPCKLQDQ(ab, cd, res)
+	c.VSHUFPS(operand.Imm(0x88), ab, cd, res)
 	c.VPXOR(operand.Mem{Base: ks, Disp: out}, res, res)
 	dst := c.Load(c.Param("dst"), c.GP64())
 	c.VMOVDQU(res, operand.Mem{Base: dst})

@@ -226,14 +226,14 @@ DATA avx2ct1Consts<>+112(SB)/1, $0x00
 DATA avx2ct1Consts<>+113(SB)/1, $0x01
 DATA avx2ct1Consts<>+114(SB)/1, $0x02
 DATA avx2ct1Consts<>+115(SB)/1, $0x03
-DATA avx2ct1Consts<>+116(SB)/1, $0x01
-DATA avx2ct1Consts<>+117(SB)/1, $0x02
-DATA avx2ct1Consts<>+118(SB)/1, $0x03
-DATA avx2ct1Consts<>+119(SB)/1, $0x00
-DATA avx2ct1Consts<>+120(SB)/1, $0x80
-DATA avx2ct1Consts<>+121(SB)/1, $0x80
-DATA avx2ct1Consts<>+122(SB)/1, $0x80
-DATA avx2ct1Consts<>+123(SB)/1, $0x80
+DATA avx2ct1Consts<>+116(SB)/1, $0x80
+DATA avx2ct1Consts<>+117(SB)/1, $0x80
+DATA avx2ct1Consts<>+118(SB)/1, $0x80
+DATA avx2ct1Consts<>+119(SB)/1, $0x80
+DATA avx2ct1Consts<>+120(SB)/1, $0x01
+DATA avx2ct1Consts<>+121(SB)/1, $0x02
+DATA avx2ct1Consts<>+122(SB)/1, $0x03
+DATA avx2ct1Consts<>+123(SB)/1, $0x00
 DATA avx2ct1Consts<>+124(SB)/1, $0x80
 DATA avx2ct1Consts<>+125(SB)/1, $0x80
 DATA avx2ct1Consts<>+126(SB)/1, $0x80
@@ -243,12 +243,12 @@ DATA avx2ct1Consts<>+129(SB)/1, $0x00
 DATA avx2ct1Consts<>+130(SB)/1, $0x80
 DATA avx2ct1Consts<>+131(SB)/1, $0x80
 DATA avx2ct1Consts<>+132(SB)/1, $0x00
-DATA avx2ct1Consts<>+133(SB)/1, $0x80
-DATA avx2ct1Consts<>+134(SB)/1, $0x80
+DATA avx2ct1Consts<>+133(SB)/1, $0x00
+DATA avx2ct1Consts<>+134(SB)/1, $0x00
 DATA avx2ct1Consts<>+135(SB)/1, $0x00
 DATA avx2ct1Consts<>+136(SB)/1, $0x00
-DATA avx2ct1Consts<>+137(SB)/1, $0x00
-DATA avx2ct1Consts<>+138(SB)/1, $0x00
+DATA avx2ct1Consts<>+137(SB)/1, $0x80
+DATA avx2ct1Consts<>+138(SB)/1, $0x80
 DATA avx2ct1Consts<>+139(SB)/1, $0x00
 DATA avx2ct1Consts<>+140(SB)/1, $0x00
 DATA avx2ct1Consts<>+141(SB)/1, $0x00
@@ -258,13 +258,13 @@ DATA avx2ct1Consts<>+144(SB)/1, $0x00
 DATA avx2ct1Consts<>+145(SB)/1, $0x80
 DATA avx2ct1Consts<>+146(SB)/1, $0x00
 DATA avx2ct1Consts<>+147(SB)/1, $0x80
-DATA avx2ct1Consts<>+148(SB)/1, $0x80
+DATA avx2ct1Consts<>+148(SB)/1, $0x00
 DATA avx2ct1Consts<>+149(SB)/1, $0x00
-DATA avx2ct1Consts<>+150(SB)/1, $0x80
+DATA avx2ct1Consts<>+150(SB)/1, $0x00
 DATA avx2ct1Consts<>+151(SB)/1, $0x00
-DATA avx2ct1Consts<>+152(SB)/1, $0x00
+DATA avx2ct1Consts<>+152(SB)/1, $0x80
 DATA avx2ct1Consts<>+153(SB)/1, $0x00
-DATA avx2ct1Consts<>+154(SB)/1, $0x00
+DATA avx2ct1Consts<>+154(SB)/1, $0x80
 DATA avx2ct1Consts<>+155(SB)/1, $0x00
 DATA avx2ct1Consts<>+156(SB)/1, $0x00
 DATA avx2ct1Consts<>+157(SB)/1, $0x00
@@ -274,14 +274,14 @@ DATA avx2ct1Consts<>+160(SB)/1, $0x80
 DATA avx2ct1Consts<>+161(SB)/1, $0x80
 DATA avx2ct1Consts<>+162(SB)/1, $0x00
 DATA avx2ct1Consts<>+163(SB)/1, $0x00
-DATA avx2ct1Consts<>+164(SB)/1, $0x80
+DATA avx2ct1Consts<>+164(SB)/1, $0x00
 DATA avx2ct1Consts<>+165(SB)/1, $0x00
 DATA avx2ct1Consts<>+166(SB)/1, $0x00
-DATA avx2ct1Consts<>+167(SB)/1, $0x80
-DATA avx2ct1Consts<>+168(SB)/1, $0x00
+DATA avx2ct1Consts<>+167(SB)/1, $0x00
+DATA avx2ct1Consts<>+168(SB)/1, $0x80
 DATA avx2ct1Consts<>+169(SB)/1, $0x00
 DATA avx2ct1Consts<>+170(SB)/1, $0x00
-DATA avx2ct1Consts<>+171(SB)/1, $0x00
+DATA avx2ct1Consts<>+171(SB)/1, $0x80
 DATA avx2ct1Consts<>+172(SB)/1, $0x00
 DATA avx2ct1Consts<>+173(SB)/1, $0x00
 DATA avx2ct1Consts<>+174(SB)/1, $0x00
@@ -292,12 +292,12 @@ DATA avx2ct1Consts<>+178(SB)/1, $0x00
 DATA avx2ct1Consts<>+179(SB)/1, $0x80
 DATA avx2ct1Consts<>+180(SB)/1, $0x00
 DATA avx2ct1Consts<>+181(SB)/1, $0x00
-DATA avx2ct1Consts<>+182(SB)/1, $0x80
-DATA avx2ct1Consts<>+183(SB)/1, $0x80
+DATA avx2ct1Consts<>+182(SB)/1, $0x00
+DATA avx2ct1Consts<>+183(SB)/1, $0x00
 DATA avx2ct1Consts<>+184(SB)/1, $0x00
 DATA avx2ct1Consts<>+185(SB)/1, $0x00
-DATA avx2ct1Consts<>+186(SB)/1, $0x00
-DATA avx2ct1Consts<>+187(SB)/1, $0x00
+DATA avx2ct1Consts<>+186(SB)/1, $0x80
+DATA avx2ct1Consts<>+187(SB)/1, $0x80
 DATA avx2ct1Consts<>+188(SB)/1, $0x00
 DATA avx2ct1Consts<>+189(SB)/1, $0x00
 DATA avx2ct1Consts<>+190(SB)/1, $0x00
@@ -307,13 +307,13 @@ DATA avx2ct1Consts<>+193(SB)/1, $0x00
 DATA avx2ct1Consts<>+194(SB)/1, $0x80
 DATA avx2ct1Consts<>+195(SB)/1, $0x00
 DATA avx2ct1Consts<>+196(SB)/1, $0x00
-DATA avx2ct1Consts<>+197(SB)/1, $0x80
+DATA avx2ct1Consts<>+197(SB)/1, $0x00
 DATA avx2ct1Consts<>+198(SB)/1, $0x00
-DATA avx2ct1Consts<>+199(SB)/1, $0x80
+DATA avx2ct1Consts<>+199(SB)/1, $0x00
 DATA avx2ct1Consts<>+200(SB)/1, $0x00
-DATA avx2ct1Consts<>+201(SB)/1, $0x00
+DATA avx2ct1Consts<>+201(SB)/1, $0x80
 DATA avx2ct1Consts<>+202(SB)/1, $0x00
-DATA avx2ct1Consts<>+203(SB)/1, $0x00
+DATA avx2ct1Consts<>+203(SB)/1, $0x80
 DATA avx2ct1Consts<>+204(SB)/1, $0x00
 DATA avx2ct1Consts<>+205(SB)/1, $0x00
 DATA avx2ct1Consts<>+206(SB)/1, $0x00
@@ -322,18 +322,18 @@ DATA avx2ct1Consts<>+208(SB)/1, $0x00
 DATA avx2ct1Consts<>+209(SB)/1, $0x03
 DATA avx2ct1Consts<>+210(SB)/1, $0x02
 DATA avx2ct1Consts<>+211(SB)/1, $0x01
-DATA avx2ct1Consts<>+212(SB)/1, $0x07
-DATA avx2ct1Consts<>+213(SB)/1, $0x06
-DATA avx2ct1Consts<>+214(SB)/1, $0x05
-DATA avx2ct1Consts<>+215(SB)/1, $0x04
-DATA avx2ct1Consts<>+216(SB)/1, $0x80
-DATA avx2ct1Consts<>+217(SB)/1, $0x80
-DATA avx2ct1Consts<>+218(SB)/1, $0x80
-DATA avx2ct1Consts<>+219(SB)/1, $0x80
-DATA avx2ct1Consts<>+220(SB)/1, $0x80
-DATA avx2ct1Consts<>+221(SB)/1, $0x80
-DATA avx2ct1Consts<>+222(SB)/1, $0x80
-DATA avx2ct1Consts<>+223(SB)/1, $0x80
+DATA avx2ct1Consts<>+212(SB)/1, $0x00
+DATA avx2ct1Consts<>+213(SB)/1, $0x03
+DATA avx2ct1Consts<>+214(SB)/1, $0x02
+DATA avx2ct1Consts<>+215(SB)/1, $0x01
+DATA avx2ct1Consts<>+216(SB)/1, $0x0b
+DATA avx2ct1Consts<>+217(SB)/1, $0x0a
+DATA avx2ct1Consts<>+218(SB)/1, $0x09
+DATA avx2ct1Consts<>+219(SB)/1, $0x08
+DATA avx2ct1Consts<>+220(SB)/1, $0x0b
+DATA avx2ct1Consts<>+221(SB)/1, $0x0a
+DATA avx2ct1Consts<>+222(SB)/1, $0x09
+DATA avx2ct1Consts<>+223(SB)/1, $0x08
 DATA avx2ct1Consts<>+224(SB)/1, $0x80
 DATA avx2ct1Consts<>+225(SB)/1, $0x80
 DATA avx2ct1Consts<>+226(SB)/1, $0x80
@@ -354,31 +354,31 @@ DATA avx2ct1Consts<>+240(SB)/1, $0x02
 DATA avx2ct1Consts<>+241(SB)/1, $0x00
 DATA avx2ct1Consts<>+242(SB)/1, $0x01
 DATA avx2ct1Consts<>+243(SB)/1, $0x03
-DATA avx2ct1Consts<>+244(SB)/1, $0x05
-DATA avx2ct1Consts<>+245(SB)/1, $0x07
-DATA avx2ct1Consts<>+246(SB)/1, $0x04
-DATA avx2ct1Consts<>+247(SB)/1, $0x06
-DATA avx2ct1Consts<>+248(SB)/1, $0x80
-DATA avx2ct1Consts<>+249(SB)/1, $0x80
-DATA avx2ct1Consts<>+250(SB)/1, $0x80
-DATA avx2ct1Consts<>+251(SB)/1, $0x80
-DATA avx2ct1Consts<>+252(SB)/1, $0x80
-DATA avx2ct1Consts<>+253(SB)/1, $0x80
-DATA avx2ct1Consts<>+254(SB)/1, $0x80
-DATA avx2ct1Consts<>+255(SB)/1, $0x80
+DATA avx2ct1Consts<>+244(SB)/1, $0x02
+DATA avx2ct1Consts<>+245(SB)/1, $0x00
+DATA avx2ct1Consts<>+246(SB)/1, $0x01
+DATA avx2ct1Consts<>+247(SB)/1, $0x03
+DATA avx2ct1Consts<>+248(SB)/1, $0x09
+DATA avx2ct1Consts<>+249(SB)/1, $0x0b
+DATA avx2ct1Consts<>+250(SB)/1, $0x08
+DATA avx2ct1Consts<>+251(SB)/1, $0x0a
+DATA avx2ct1Consts<>+252(SB)/1, $0x09
+DATA avx2ct1Consts<>+253(SB)/1, $0x0b
+DATA avx2ct1Consts<>+254(SB)/1, $0x08
+DATA avx2ct1Consts<>+255(SB)/1, $0x0a
 DATA avx2ct1Consts<>+256(SB)/1, $0x03
 DATA avx2ct1Consts<>+257(SB)/1, $0x80
 DATA avx2ct1Consts<>+258(SB)/1, $0x80
 DATA avx2ct1Consts<>+259(SB)/1, $0x80
-DATA avx2ct1Consts<>+260(SB)/1, $0x06
+DATA avx2ct1Consts<>+260(SB)/1, $0x03
 DATA avx2ct1Consts<>+261(SB)/1, $0x80
 DATA avx2ct1Consts<>+262(SB)/1, $0x80
 DATA avx2ct1Consts<>+263(SB)/1, $0x80
-DATA avx2ct1Consts<>+264(SB)/1, $0x80
+DATA avx2ct1Consts<>+264(SB)/1, $0x0a
 DATA avx2ct1Consts<>+265(SB)/1, $0x80
 DATA avx2ct1Consts<>+266(SB)/1, $0x80
 DATA avx2ct1Consts<>+267(SB)/1, $0x80
-DATA avx2ct1Consts<>+268(SB)/1, $0x80
+DATA avx2ct1Consts<>+268(SB)/1, $0x0a
 DATA avx2ct1Consts<>+269(SB)/1, $0x80
 DATA avx2ct1Consts<>+270(SB)/1, $0x80
 DATA avx2ct1Consts<>+271(SB)/1, $0x80
@@ -386,179 +386,51 @@ DATA avx2ct1Consts<>+272(SB)/1, $0x01
 DATA avx2ct1Consts<>+273(SB)/1, $0x01
 DATA avx2ct1Consts<>+274(SB)/1, $0x00
 DATA avx2ct1Consts<>+275(SB)/1, $0x00
-DATA avx2ct1Consts<>+276(SB)/1, $0x04
-DATA avx2ct1Consts<>+277(SB)/1, $0x04
-DATA avx2ct1Consts<>+278(SB)/1, $0x07
-DATA avx2ct1Consts<>+279(SB)/1, $0x07
-DATA avx2ct1Consts<>+280(SB)/1, $0x80
-DATA avx2ct1Consts<>+281(SB)/1, $0x80
-DATA avx2ct1Consts<>+282(SB)/1, $0x80
-DATA avx2ct1Consts<>+283(SB)/1, $0x80
-DATA avx2ct1Consts<>+284(SB)/1, $0x80
-DATA avx2ct1Consts<>+285(SB)/1, $0x80
-DATA avx2ct1Consts<>+286(SB)/1, $0x80
-DATA avx2ct1Consts<>+287(SB)/1, $0x80
+DATA avx2ct1Consts<>+276(SB)/1, $0x01
+DATA avx2ct1Consts<>+277(SB)/1, $0x01
+DATA avx2ct1Consts<>+278(SB)/1, $0x00
+DATA avx2ct1Consts<>+279(SB)/1, $0x00
+DATA avx2ct1Consts<>+280(SB)/1, $0x08
+DATA avx2ct1Consts<>+281(SB)/1, $0x08
+DATA avx2ct1Consts<>+282(SB)/1, $0x0b
+DATA avx2ct1Consts<>+283(SB)/1, $0x0b
+DATA avx2ct1Consts<>+284(SB)/1, $0x08
+DATA avx2ct1Consts<>+285(SB)/1, $0x08
+DATA avx2ct1Consts<>+286(SB)/1, $0x0b
+DATA avx2ct1Consts<>+287(SB)/1, $0x0b
 DATA avx2ct1Consts<>+288(SB)/1, $0x80
 DATA avx2ct1Consts<>+289(SB)/1, $0x02
 DATA avx2ct1Consts<>+290(SB)/1, $0x03
 DATA avx2ct1Consts<>+291(SB)/1, $0x02
 DATA avx2ct1Consts<>+292(SB)/1, $0x80
-DATA avx2ct1Consts<>+293(SB)/1, $0x05
-DATA avx2ct1Consts<>+294(SB)/1, $0x06
-DATA avx2ct1Consts<>+295(SB)/1, $0x05
+DATA avx2ct1Consts<>+293(SB)/1, $0x02
+DATA avx2ct1Consts<>+294(SB)/1, $0x03
+DATA avx2ct1Consts<>+295(SB)/1, $0x02
 DATA avx2ct1Consts<>+296(SB)/1, $0x80
-DATA avx2ct1Consts<>+297(SB)/1, $0x80
-DATA avx2ct1Consts<>+298(SB)/1, $0x80
-DATA avx2ct1Consts<>+299(SB)/1, $0x80
+DATA avx2ct1Consts<>+297(SB)/1, $0x09
+DATA avx2ct1Consts<>+298(SB)/1, $0x0a
+DATA avx2ct1Consts<>+299(SB)/1, $0x09
 DATA avx2ct1Consts<>+300(SB)/1, $0x80
-DATA avx2ct1Consts<>+301(SB)/1, $0x80
-DATA avx2ct1Consts<>+302(SB)/1, $0x80
-DATA avx2ct1Consts<>+303(SB)/1, $0x80
+DATA avx2ct1Consts<>+301(SB)/1, $0x09
+DATA avx2ct1Consts<>+302(SB)/1, $0x0a
+DATA avx2ct1Consts<>+303(SB)/1, $0x09
 DATA avx2ct1Consts<>+304(SB)/1, $0x00
 DATA avx2ct1Consts<>+305(SB)/1, $0x00
 DATA avx2ct1Consts<>+306(SB)/1, $0x00
 DATA avx2ct1Consts<>+307(SB)/1, $0x00
-DATA avx2ct1Consts<>+308(SB)/1, $0x01
+DATA avx2ct1Consts<>+308(SB)/1, $0x00
 DATA avx2ct1Consts<>+309(SB)/1, $0x00
 DATA avx2ct1Consts<>+310(SB)/1, $0x00
 DATA avx2ct1Consts<>+311(SB)/1, $0x00
-DATA avx2ct1Consts<>+312(SB)/1, $0x00
-DATA avx2ct1Consts<>+313(SB)/1, $0x00
-DATA avx2ct1Consts<>+314(SB)/1, $0x00
-DATA avx2ct1Consts<>+315(SB)/1, $0x00
-DATA avx2ct1Consts<>+316(SB)/1, $0x00
-DATA avx2ct1Consts<>+317(SB)/1, $0x00
-DATA avx2ct1Consts<>+318(SB)/1, $0x00
-DATA avx2ct1Consts<>+319(SB)/1, $0x00
-DATA avx2ct1Consts<>+320(SB)/1, $0x00
-DATA avx2ct1Consts<>+321(SB)/1, $0x00
-DATA avx2ct1Consts<>+322(SB)/1, $0x00
-DATA avx2ct1Consts<>+323(SB)/1, $0x00
-DATA avx2ct1Consts<>+324(SB)/1, $0x01
-DATA avx2ct1Consts<>+325(SB)/1, $0x00
-DATA avx2ct1Consts<>+326(SB)/1, $0x00
-DATA avx2ct1Consts<>+327(SB)/1, $0x00
-DATA avx2ct1Consts<>+328(SB)/1, $0x00
-DATA avx2ct1Consts<>+329(SB)/1, $0x00
-DATA avx2ct1Consts<>+330(SB)/1, $0x00
-DATA avx2ct1Consts<>+331(SB)/1, $0x00
-DATA avx2ct1Consts<>+332(SB)/1, $0x00
-DATA avx2ct1Consts<>+333(SB)/1, $0x00
-DATA avx2ct1Consts<>+334(SB)/1, $0x00
-DATA avx2ct1Consts<>+335(SB)/1, $0x00
-DATA avx2ct1Consts<>+336(SB)/1, $0x20
-DATA avx2ct1Consts<>+337(SB)/1, $0x00
-DATA avx2ct1Consts<>+338(SB)/1, $0x00
-DATA avx2ct1Consts<>+339(SB)/1, $0x00
-DATA avx2ct1Consts<>+340(SB)/1, $0x1f
-DATA avx2ct1Consts<>+341(SB)/1, $0x00
-DATA avx2ct1Consts<>+342(SB)/1, $0x00
-DATA avx2ct1Consts<>+343(SB)/1, $0x00
-DATA avx2ct1Consts<>+344(SB)/1, $0x00
-DATA avx2ct1Consts<>+345(SB)/1, $0x00
-DATA avx2ct1Consts<>+346(SB)/1, $0x00
-DATA avx2ct1Consts<>+347(SB)/1, $0x00
-DATA avx2ct1Consts<>+348(SB)/1, $0x00
-DATA avx2ct1Consts<>+349(SB)/1, $0x00
-DATA avx2ct1Consts<>+350(SB)/1, $0x00
-DATA avx2ct1Consts<>+351(SB)/1, $0x00
-DATA avx2ct1Consts<>+352(SB)/1, $0x01
-DATA avx2ct1Consts<>+353(SB)/1, $0x00
-DATA avx2ct1Consts<>+354(SB)/1, $0x00
-DATA avx2ct1Consts<>+355(SB)/1, $0x00
-DATA avx2ct1Consts<>+356(SB)/1, $0x20
-DATA avx2ct1Consts<>+357(SB)/1, $0x00
-DATA avx2ct1Consts<>+358(SB)/1, $0x00
-DATA avx2ct1Consts<>+359(SB)/1, $0x00
-DATA avx2ct1Consts<>+360(SB)/1, $0x00
-DATA avx2ct1Consts<>+361(SB)/1, $0x00
-DATA avx2ct1Consts<>+362(SB)/1, $0x00
-DATA avx2ct1Consts<>+363(SB)/1, $0x00
-DATA avx2ct1Consts<>+364(SB)/1, $0x00
-DATA avx2ct1Consts<>+365(SB)/1, $0x00
-DATA avx2ct1Consts<>+366(SB)/1, $0x00
-DATA avx2ct1Consts<>+367(SB)/1, $0x00
-DATA avx2ct1Consts<>+368(SB)/1, $0x1f
-DATA avx2ct1Consts<>+369(SB)/1, $0x00
-DATA avx2ct1Consts<>+370(SB)/1, $0x00
-DATA avx2ct1Consts<>+371(SB)/1, $0x00
-DATA avx2ct1Consts<>+372(SB)/1, $0x00
-DATA avx2ct1Consts<>+373(SB)/1, $0x00
-DATA avx2ct1Consts<>+374(SB)/1, $0x00
-DATA avx2ct1Consts<>+375(SB)/1, $0x00
-DATA avx2ct1Consts<>+376(SB)/1, $0x00
-DATA avx2ct1Consts<>+377(SB)/1, $0x00
-DATA avx2ct1Consts<>+378(SB)/1, $0x00
-DATA avx2ct1Consts<>+379(SB)/1, $0x00
-DATA avx2ct1Consts<>+380(SB)/1, $0x00
-DATA avx2ct1Consts<>+381(SB)/1, $0x00
-DATA avx2ct1Consts<>+382(SB)/1, $0x00
-DATA avx2ct1Consts<>+383(SB)/1, $0x00
-DATA avx2ct1Consts<>+384(SB)/1, $0x01
-DATA avx2ct1Consts<>+385(SB)/1, $0x00
-DATA avx2ct1Consts<>+386(SB)/1, $0x00
-DATA avx2ct1Consts<>+387(SB)/1, $0x00
-DATA avx2ct1Consts<>+388(SB)/1, $0x00
-DATA avx2ct1Consts<>+389(SB)/1, $0x00
-DATA avx2ct1Consts<>+390(SB)/1, $0x00
-DATA avx2ct1Consts<>+391(SB)/1, $0x00
-DATA avx2ct1Consts<>+392(SB)/1, $0x00
-DATA avx2ct1Consts<>+393(SB)/1, $0x00
-DATA avx2ct1Consts<>+394(SB)/1, $0x00
-DATA avx2ct1Consts<>+395(SB)/1, $0x00
-DATA avx2ct1Consts<>+396(SB)/1, $0x00
-DATA avx2ct1Consts<>+397(SB)/1, $0x00
-DATA avx2ct1Consts<>+398(SB)/1, $0x00
-DATA avx2ct1Consts<>+399(SB)/1, $0x00
-DATA avx2ct1Consts<>+400(SB)/1, $0x1f
-DATA avx2ct1Consts<>+401(SB)/1, $0x00
-DATA avx2ct1Consts<>+402(SB)/1, $0x00
-DATA avx2ct1Consts<>+403(SB)/1, $0x00
-DATA avx2ct1Consts<>+404(SB)/1, $0x20
-DATA avx2ct1Consts<>+405(SB)/1, $0x00
-DATA avx2ct1Consts<>+406(SB)/1, $0x00
-DATA avx2ct1Consts<>+407(SB)/1, $0x00
-DATA avx2ct1Consts<>+408(SB)/1, $0x00
-DATA avx2ct1Consts<>+409(SB)/1, $0x00
-DATA avx2ct1Consts<>+410(SB)/1, $0x00
-DATA avx2ct1Consts<>+411(SB)/1, $0x00
-DATA avx2ct1Consts<>+412(SB)/1, $0x00
-DATA avx2ct1Consts<>+413(SB)/1, $0x00
-DATA avx2ct1Consts<>+414(SB)/1, $0x00
-DATA avx2ct1Consts<>+415(SB)/1, $0x00
-DATA avx2ct1Consts<>+416(SB)/1, $0x20
-DATA avx2ct1Consts<>+417(SB)/1, $0x00
-DATA avx2ct1Consts<>+418(SB)/1, $0x00
-DATA avx2ct1Consts<>+419(SB)/1, $0x00
-DATA avx2ct1Consts<>+420(SB)/1, $0x01
-DATA avx2ct1Consts<>+421(SB)/1, $0x00
-DATA avx2ct1Consts<>+422(SB)/1, $0x00
-DATA avx2ct1Consts<>+423(SB)/1, $0x00
-DATA avx2ct1Consts<>+424(SB)/1, $0x00
-DATA avx2ct1Consts<>+425(SB)/1, $0x00
-DATA avx2ct1Consts<>+426(SB)/1, $0x00
-DATA avx2ct1Consts<>+427(SB)/1, $0x00
-DATA avx2ct1Consts<>+428(SB)/1, $0x00
-DATA avx2ct1Consts<>+429(SB)/1, $0x00
-DATA avx2ct1Consts<>+430(SB)/1, $0x00
-DATA avx2ct1Consts<>+431(SB)/1, $0x00
-DATA avx2ct1Consts<>+432(SB)/1, $0x00
-DATA avx2ct1Consts<>+433(SB)/1, $0x00
-DATA avx2ct1Consts<>+434(SB)/1, $0x00
-DATA avx2ct1Consts<>+435(SB)/1, $0x00
-DATA avx2ct1Consts<>+436(SB)/1, $0x1f
-DATA avx2ct1Consts<>+437(SB)/1, $0x00
-DATA avx2ct1Consts<>+438(SB)/1, $0x00
-DATA avx2ct1Consts<>+439(SB)/1, $0x00
-DATA avx2ct1Consts<>+440(SB)/1, $0x00
-DATA avx2ct1Consts<>+441(SB)/1, $0x00
-DATA avx2ct1Consts<>+442(SB)/1, $0x00
-DATA avx2ct1Consts<>+443(SB)/1, $0x00
-DATA avx2ct1Consts<>+444(SB)/1, $0x00
-DATA avx2ct1Consts<>+445(SB)/1, $0x00
-DATA avx2ct1Consts<>+446(SB)/1, $0x00
-DATA avx2ct1Consts<>+447(SB)/1, $0x00
-GLOBL avx2ct1Consts<>(SB), RODATA|NOPTR, $448
+DATA avx2ct1Consts<>+312(SB)/1, $0xff
+DATA avx2ct1Consts<>+313(SB)/1, $0xff
+DATA avx2ct1Consts<>+314(SB)/1, $0xff
+DATA avx2ct1Consts<>+315(SB)/1, $0xff
+DATA avx2ct1Consts<>+316(SB)/1, $0xff
+DATA avx2ct1Consts<>+317(SB)/1, $0xff
+DATA avx2ct1Consts<>+318(SB)/1, $0xff
+DATA avx2ct1Consts<>+319(SB)/1, $0xff
+GLOBL avx2ct1Consts<>(SB), RODATA|NOPTR, $320
 
 // func encryptBlocks64AVX2CT128(ks *Schedule, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -4575,7 +4447,8 @@ TEXT ·encryptBlock1AVX2CT128(SB), NOSPLIT, $64-24
 	MOVQ         src+16(FP), CX
 	VMOVDQU      (CX), X1
 	VPXOR        (AX), X1, X1
-	VPSRLDQ      $0x08, X1, X2
+	VPSHUFD      $0xfa, X1, X2
+	VPSHUFD      $0x50, X1, X1
 	VMOVDQU      176(AX), X3
 	VMOVDQU      192(AX), X4
 	VMOVDQU      240(AX), X5
@@ -4584,297 +4457,297 @@ TEXT ·encryptBlock1AVX2CT128(SB), NOSPLIT, $64-24
 	MOVQ         $+8, DX
 
 rounds:
-	VPSLLVD     avx2ct1Consts<>+320(SB), X2, X7
-	VPSRLVD     avx2ct1Consts<>+336(SB), X2, X2
-	VPOR        X2, X7, X7
-	VPAND       X1, X0, X2
-	VPSRLW      $0x04, X1, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X2, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X2, X8, X8
-	VMOVDQU     208(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X2, X10, X10
-	VPXOR       X2, X11, X11
-	VMOVDQU     272(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X2
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X2, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X2, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X2, X8, X10, X2
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X2, X8, X2
-	VMOVQ       (CX), X9
-	VPSHUFD     $0x00, X2, X8
-	VPSHUFD     $0x55, X2, X2
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
-	VPADDD      X2, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X2
-	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
-	VPOR        X7, X2, X2
-	VPSLLVD     avx2ct1Consts<>+320(SB), X1, X7
-	VPSRLVD     avx2ct1Consts<>+336(SB), X1, X1
-	VPOR        X1, X7, X7
-	VPAND       X2, X0, X1
-	VPSRLW      $0x04, X2, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X1, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X1, X8, X8
-	VMOVDQU     208(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X1, X10, X10
-	VPXOR       X1, X11, X11
-	VMOVDQU     272(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X1
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X1, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X1, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X1, X8, X10, X1
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X1, X8, X1
-	VMOVQ       8(CX), X9
-	VPSHUFD     $0x00, X1, X8
-	VPSHUFD     $0x55, X1, X1
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
-	VPADDD      X1, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X1
-	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
-	VPOR        X7, X1, X1
-	VMOVDQA     X2, X2
-	VMOVDQA     X1, X1
-	ADDQ        $+16, CX
-	DECQ        DX
-	JNZ         rounds
-	VPUNPCKLQDQ X1, X2, X0
-	VPXOR       16(AX), X0, X0
-	MOVQ        dst+8(FP), AX
-	VMOVDQU     X0, (AX)
+	VPSHUFD    $0xa0, X2, X2
+	VPSRLQ     $0x1f, X2, X7
+	VPBLENDD   $0x04, X7, X2, X2
+	VPAND      X1, X0, X7
+	VPSRLW     $0x04, X1, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X2, X7, X7
+	VPSRLQ     $0x01, X7, X2
+	VPBLENDD   $0x01, X2, X7, X2
+	VPSHUFD    $0xa0, X1, X1
+	VPSRLQ     $0x1f, X1, X7
+	VPBLENDD   $0x04, X7, X1, X1
+	VPAND      X2, X0, X7
+	VPSRLW     $0x04, X2, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X1, X7, X7
+	VPSRLQ     $0x01, X7, X1
+	VPBLENDD   $0x01, X1, X7, X1
+	VMOVDQA    X2, X2
+	VMOVDQA    X1, X1
+	ADDQ       $+16, CX
+	DECQ       DX
+	JNZ        rounds
+	VSHUFPS    $0x88, X1, X2, X0
+	VPXOR      16(AX), X0, X0
+	MOVQ       dst+8(FP), AX
+	VMOVDQU    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -8893,7 +8766,8 @@ TEXT ·decryptBlock1AVX2CT128(SB), NOSPLIT, $64-24
 	MOVQ         src+16(FP), CX
 	VMOVDQU      (CX), X1
 	VPXOR        16(AX), X1, X1
-	VPSRLDQ      $0x08, X1, X2
+	VPSHUFD      $0xfa, X1, X2
+	VPSHUFD      $0x50, X1, X1
 	VMOVDQU      176(AX), X3
 	VMOVDQU      192(AX), X4
 	VMOVDQU      240(AX), X5
@@ -8902,297 +8776,297 @@ TEXT ·decryptBlock1AVX2CT128(SB), NOSPLIT, $64-24
 	MOVQ         $+8, DX
 
 rounds:
-	VPSLLVD     avx2ct1Consts<>+384(SB), X2, X7
-	VPSRLVD     avx2ct1Consts<>+400(SB), X2, X2
-	VPOR        X2, X7, X7
-	VPAND       X1, X0, X2
-	VPSRLW      $0x04, X1, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X2, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X2, X8, X8
-	VMOVDQU     208(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X2, X10, X10
-	VPXOR       X2, X11, X11
-	VMOVDQU     272(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X2
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X2, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X2, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X2, X8, X10, X2
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X2, X8, X2
-	VMOVQ       (CX), X9
-	VPSHUFD     $0x00, X2, X8
-	VPSHUFD     $0x55, X2, X2
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
-	VPADDD      X2, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X2
-	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
-	VPOR        X7, X2, X2
-	VPSLLVD     avx2ct1Consts<>+384(SB), X1, X7
-	VPSRLVD     avx2ct1Consts<>+400(SB), X1, X1
-	VPOR        X1, X7, X7
-	VPAND       X2, X0, X1
-	VPSRLW      $0x04, X2, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X1, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X1, X8, X8
-	VMOVDQU     208(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X1, X10, X10
-	VPXOR       X1, X11, X11
-	VMOVDQU     272(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X1
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X1, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X1, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X1, X8, X10, X1
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X1, X8, X1
-	VMOVQ       -8(CX), X9
-	VPSHUFD     $0x00, X1, X8
-	VPSHUFD     $0x55, X1, X1
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
-	VPADDD      X1, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X1
-	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
-	VPOR        X7, X1, X1
-	VMOVDQA     X2, X2
-	VMOVDQA     X1, X1
-	ADDQ        $-16, CX
-	DECQ        DX
-	JNZ         rounds
-	VPUNPCKLQDQ X1, X2, X0
-	VPXOR       (AX), X0, X0
-	MOVQ        dst+8(FP), AX
-	VMOVDQU     X0, (AX)
+	VPSHUFD    $0xa0, X2, X2
+	VPSRLQ     $0x1f, X2, X7
+	VPBLENDD   $0x01, X7, X2, X2
+	VPAND      X1, X0, X7
+	VPSRLW     $0x04, X1, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X2, X7, X7
+	VPSRLQ     $0x01, X7, X2
+	VPBLENDD   $0x04, X2, X7, X2
+	VPSHUFD    $0xa0, X1, X1
+	VPSRLQ     $0x1f, X1, X7
+	VPBLENDD   $0x01, X7, X1, X1
+	VPAND      X2, X0, X7
+	VPSRLW     $0x04, X2, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      -8(CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X1, X7, X7
+	VPSRLQ     $0x01, X7, X1
+	VPBLENDD   $0x04, X1, X7, X1
+	VMOVDQA    X2, X2
+	VMOVDQA    X1, X1
+	ADDQ       $-16, CX
+	DECQ       DX
+	JNZ        rounds
+	VSHUFPS    $0x88, X1, X2, X0
+	VPXOR      (AX), X0, X0
+	MOVQ       dst+8(FP), AX
+	VMOVDQU    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -13830,7 +13704,8 @@ TEXT ·encryptBlock1AVX2CT192(SB), NOSPLIT, $96-24
 	MOVQ         src+16(FP), CX
 	VMOVDQU      (CX), X1
 	VPXOR        (AX), X1, X1
-	VPSRLDQ      $0x08, X1, X2
+	VPSHUFD      $0xfa, X1, X2
+	VPSHUFD      $0x50, X1, X1
 	VMOVDQU      176(AX), X3
 	VMOVDQU      192(AX), X4
 	VMOVDQU      240(AX), X5
@@ -13839,363 +13714,363 @@ TEXT ·encryptBlock1AVX2CT192(SB), NOSPLIT, $96-24
 	MOVQ         $+8, DX
 
 rounds:
-	VPSLLVD     avx2ct1Consts<>+320(SB), X2, X7
-	VPSRLVD     avx2ct1Consts<>+336(SB), X2, X2
-	VPOR        X2, X7, X7
-	VPAND       X1, X0, X2
-	VPSRLW      $0x04, X1, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X2, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X2, X8, X8
-	VMOVDQU     208(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X2, X10, X10
-	VPXOR       X2, X11, X11
-	VMOVDQU     272(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+160(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       64(SP), X9, X9
-	VPXOR       80(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X2
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X2, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X2, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X2, X8, X10, X2
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X2, X8, X2
-	VMOVQ       (CX), X9
-	VPSHUFD     $0x00, X2, X8
-	VPSHUFD     $0x55, X2, X2
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
-	VPADDD      X2, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X2
-	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
-	VPOR        X7, X2, X2
-	VPSLLVD     avx2ct1Consts<>+320(SB), X1, X7
-	VPSRLVD     avx2ct1Consts<>+336(SB), X1, X1
-	VPOR        X1, X7, X7
-	VPAND       X2, X0, X1
-	VPSRLW      $0x04, X2, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X1, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X1, X8, X8
-	VMOVDQU     208(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X1, X10, X10
-	VPXOR       X1, X11, X11
-	VMOVDQU     272(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+160(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       64(SP), X9, X9
-	VPXOR       80(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X1
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X1, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X1, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X1, X8, X10, X1
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X1, X8, X1
-	VMOVQ       8(CX), X9
-	VPSHUFD     $0x00, X1, X8
-	VPSHUFD     $0x55, X1, X1
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
-	VPADDD      X1, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X1
-	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
-	VPOR        X7, X1, X1
-	VMOVDQA     X2, X2
-	VMOVDQA     X1, X1
-	ADDQ        $+16, CX
-	DECQ        DX
-	JNZ         rounds
-	VPUNPCKLQDQ X1, X2, X0
-	VPXOR       16(AX), X0, X0
-	MOVQ        dst+8(FP), AX
-	VMOVDQU     X0, (AX)
+	VPSHUFD    $0xa0, X2, X2
+	VPSRLQ     $0x1f, X2, X7
+	VPBLENDD   $0x04, X7, X2, X2
+	VPAND      X1, X0, X7
+	VPSRLW     $0x04, X1, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X2, X7, X7
+	VPSRLQ     $0x01, X7, X2
+	VPBLENDD   $0x01, X2, X7, X2
+	VPSHUFD    $0xa0, X1, X1
+	VPSRLQ     $0x1f, X1, X7
+	VPBLENDD   $0x04, X7, X1, X1
+	VPAND      X2, X0, X7
+	VPSRLW     $0x04, X2, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X1, X7, X7
+	VPSRLQ     $0x01, X7, X1
+	VPBLENDD   $0x01, X1, X7, X1
+	VMOVDQA    X2, X2
+	VMOVDQA    X1, X1
+	ADDQ       $+16, CX
+	DECQ       DX
+	JNZ        rounds
+	VSHUFPS    $0x88, X1, X2, X0
+	VPXOR      16(AX), X0, X0
+	MOVQ       dst+8(FP), AX
+	VMOVDQU    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -18833,7 +18708,8 @@ TEXT ·decryptBlock1AVX2CT192(SB), NOSPLIT, $96-24
 	MOVQ         src+16(FP), CX
 	VMOVDQU      (CX), X1
 	VPXOR        16(AX), X1, X1
-	VPSRLDQ      $0x08, X1, X2
+	VPSHUFD      $0xfa, X1, X2
+	VPSHUFD      $0x50, X1, X1
 	VMOVDQU      176(AX), X3
 	VMOVDQU      192(AX), X4
 	VMOVDQU      240(AX), X5
@@ -18842,363 +18718,363 @@ TEXT ·decryptBlock1AVX2CT192(SB), NOSPLIT, $96-24
 	MOVQ         $+8, DX
 
 rounds:
-	VPSLLVD     avx2ct1Consts<>+384(SB), X2, X7
-	VPSRLVD     avx2ct1Consts<>+400(SB), X2, X2
-	VPOR        X2, X7, X7
-	VPAND       X1, X0, X2
-	VPSRLW      $0x04, X1, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X2, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X2, X8, X8
-	VMOVDQU     208(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X2, X10, X10
-	VPXOR       X2, X11, X11
-	VMOVDQU     272(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+160(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       64(SP), X9, X9
-	VPXOR       80(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X2
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X2, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X2, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X2, X8, X10, X2
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X2, X8, X2
-	VMOVQ       (CX), X9
-	VPSHUFD     $0x00, X2, X8
-	VPSHUFD     $0x55, X2, X2
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
-	VPADDD      X2, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X2
-	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
-	VPOR        X7, X2, X2
-	VPSLLVD     avx2ct1Consts<>+384(SB), X1, X7
-	VPSRLVD     avx2ct1Consts<>+400(SB), X1, X1
-	VPOR        X1, X7, X7
-	VPAND       X2, X0, X1
-	VPSRLW      $0x04, X2, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X1, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X1, X8, X8
-	VMOVDQU     208(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X1, X10, X10
-	VPXOR       X1, X11, X11
-	VMOVDQU     272(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+160(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       64(SP), X9, X9
-	VPXOR       80(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X1
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X1, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X1, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X1, X8, X10, X1
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X1, X8, X1
-	VMOVQ       -8(CX), X9
-	VPSHUFD     $0x00, X1, X8
-	VPSHUFD     $0x55, X1, X1
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
-	VPADDD      X1, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X1
-	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
-	VPOR        X7, X1, X1
-	VMOVDQA     X2, X2
-	VMOVDQA     X1, X1
-	ADDQ        $-16, CX
-	DECQ        DX
-	JNZ         rounds
-	VPUNPCKLQDQ X1, X2, X0
-	VPXOR       (AX), X0, X0
-	MOVQ        dst+8(FP), AX
-	VMOVDQU     X0, (AX)
+	VPSHUFD    $0xa0, X2, X2
+	VPSRLQ     $0x1f, X2, X7
+	VPBLENDD   $0x01, X7, X2, X2
+	VPAND      X1, X0, X7
+	VPSRLW     $0x04, X1, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X2, X7, X7
+	VPSRLQ     $0x01, X7, X2
+	VPBLENDD   $0x04, X2, X7, X2
+	VPSHUFD    $0xa0, X1, X1
+	VPSRLQ     $0x1f, X1, X7
+	VPBLENDD   $0x01, X7, X1, X1
+	VPAND      X2, X0, X7
+	VPSRLW     $0x04, X2, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      -8(CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X1, X7, X7
+	VPSRLQ     $0x01, X7, X1
+	VPBLENDD   $0x04, X1, X7, X1
+	VMOVDQA    X2, X2
+	VMOVDQA    X1, X1
+	ADDQ       $-16, CX
+	DECQ       DX
+	JNZ        rounds
+	VSHUFPS    $0x88, X1, X2, X0
+	VPXOR      (AX), X0, X0
+	MOVQ       dst+8(FP), AX
+	VMOVDQU    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -24455,7 +24331,8 @@ TEXT ·encryptBlock1AVX2CT256(SB), NOSPLIT, $128-24
 	MOVQ         src+16(FP), CX
 	VMOVDQU      (CX), X1
 	VPXOR        (AX), X1, X1
-	VPSRLDQ      $0x08, X1, X2
+	VPSHUFD      $0xfa, X1, X2
+	VPSHUFD      $0x50, X1, X1
 	VMOVDQU      176(AX), X3
 	VMOVDQU      192(AX), X4
 	VMOVDQU      240(AX), X5
@@ -24464,429 +24341,429 @@ TEXT ·encryptBlock1AVX2CT256(SB), NOSPLIT, $128-24
 	MOVQ         $+8, DX
 
 rounds:
-	VPSLLVD     avx2ct1Consts<>+320(SB), X2, X7
-	VPSRLVD     avx2ct1Consts<>+336(SB), X2, X2
-	VPOR        X2, X7, X7
-	VPAND       X1, X0, X2
-	VPSRLW      $0x04, X1, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X2, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X2, X8, X8
-	VMOVDQU     208(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X2, X10, X10
-	VPXOR       X2, X11, X11
-	VMOVDQU     272(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+176(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+160(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       64(SP), X9, X9
-	VPXOR       80(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       96(SP), X9, X9
-	VPXOR       112(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X2
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X2, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X2, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X2, X8, X10, X2
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X2, X8, X2
-	VMOVQ       (CX), X9
-	VPSHUFD     $0x00, X2, X8
-	VPSHUFD     $0x55, X2, X2
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
-	VPADDD      X2, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X2
-	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
-	VPOR        X7, X2, X2
-	VPSLLVD     avx2ct1Consts<>+320(SB), X1, X7
-	VPSRLVD     avx2ct1Consts<>+336(SB), X1, X1
-	VPOR        X1, X7, X7
-	VPAND       X2, X0, X1
-	VPSRLW      $0x04, X2, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X1, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X1, X8, X8
-	VMOVDQU     208(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X1, X10, X10
-	VPXOR       X1, X11, X11
-	VMOVDQU     272(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+176(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+160(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       64(SP), X9, X9
-	VPXOR       80(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       96(SP), X9, X9
-	VPXOR       112(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X1
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X1, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X1, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X1, X8, X10, X1
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X1, X8, X1
-	VMOVQ       8(CX), X9
-	VPSHUFD     $0x00, X1, X8
-	VPSHUFD     $0x55, X1, X1
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
-	VPADDD      X1, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+352(SB), X8, X1
-	VPSLLVD     avx2ct1Consts<>+368(SB), X8, X7
-	VPOR        X7, X1, X1
-	VMOVDQA     X2, X2
-	VMOVDQA     X1, X1
-	ADDQ        $+16, CX
-	DECQ        DX
-	JNZ         rounds
-	VPUNPCKLQDQ X1, X2, X0
-	VPXOR       16(AX), X0, X0
-	MOVQ        dst+8(FP), AX
-	VMOVDQU     X0, (AX)
+	VPSHUFD    $0xa0, X2, X2
+	VPSRLQ     $0x1f, X2, X7
+	VPBLENDD   $0x04, X7, X2, X2
+	VPAND      X1, X0, X7
+	VPSRLW     $0x04, X1, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X2, X7, X7
+	VPSRLQ     $0x01, X7, X2
+	VPBLENDD   $0x01, X2, X7, X2
+	VPSHUFD    $0xa0, X1, X1
+	VPSRLQ     $0x1f, X1, X7
+	VPBLENDD   $0x04, X7, X1, X1
+	VPAND      X2, X0, X7
+	VPSRLW     $0x04, X2, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X1, X7, X7
+	VPSRLQ     $0x01, X7, X1
+	VPBLENDD   $0x01, X1, X7, X1
+	VMOVDQA    X2, X2
+	VMOVDQA    X1, X1
+	ADDQ       $+16, CX
+	DECQ       DX
+	JNZ        rounds
+	VSHUFPS    $0x88, X1, X2, X0
+	VPXOR      16(AX), X0, X0
+	MOVQ       dst+8(FP), AX
+	VMOVDQU    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -30143,7 +30020,8 @@ TEXT ·decryptBlock1AVX2CT256(SB), NOSPLIT, $128-24
 	MOVQ         src+16(FP), CX
 	VMOVDQU      (CX), X1
 	VPXOR        16(AX), X1, X1
-	VPSRLDQ      $0x08, X1, X2
+	VPSHUFD      $0xfa, X1, X2
+	VPSHUFD      $0x50, X1, X1
 	VMOVDQU      176(AX), X3
 	VMOVDQU      192(AX), X4
 	VMOVDQU      240(AX), X5
@@ -30152,428 +30030,428 @@ TEXT ·decryptBlock1AVX2CT256(SB), NOSPLIT, $128-24
 	MOVQ         $+8, DX
 
 rounds:
-	VPSLLVD     avx2ct1Consts<>+384(SB), X2, X7
-	VPSRLVD     avx2ct1Consts<>+400(SB), X2, X2
-	VPOR        X2, X7, X7
-	VPAND       X1, X0, X2
-	VPSRLW      $0x04, X1, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X2, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X2, X8, X8
-	VMOVDQU     208(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X2, X10, X10
-	VPXOR       X2, X11, X11
-	VMOVDQU     272(AX), X2
-	VPSHUFB     X8, X2, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+176(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+160(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       64(SP), X9, X9
-	VPXOR       80(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X2
-	VPSHUFB     X11, X2, X2
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X2, X11, X11
-	VPXOR       X2, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X2
-	VPSHUFB     X9, X2, X2
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X2, X9, X9
-	VPXOR       X2, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X2
-	VPBLENDVB   X2, X9, X11, X9
-	VPBLENDVB   X2, X8, X10, X2
-	VPXOR       96(SP), X9, X9
-	VPXOR       112(SP), X2, X2
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X2, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X2, X8, X2
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X2, X8, X8
-	VPXOR       X2, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X2
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X2, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X2, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X2, X8, X10, X2
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X2, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X2, X2
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X2, X8, X2
-	VMOVQ       (CX), X9
-	VPSHUFD     $0x00, X2, X8
-	VPSHUFD     $0x55, X2, X2
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X2, X2
-	VPADDD      X2, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X2
-	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
-	VPOR        X7, X2, X2
-	VPSLLVD     avx2ct1Consts<>+384(SB), X1, X7
-	VPSRLVD     avx2ct1Consts<>+400(SB), X1, X1
-	VPOR        X1, X7, X7
-	VPAND       X2, X0, X1
-	VPSRLW      $0x04, X2, X8
-	VPAND       X8, X0, X8
-	VPXOR       X8, X1, X9
-	VMOVDQU     160(AX), X10
-	VPSHUFB     X8, X10, X8
-	VPXOR       X1, X8, X8
-	VMOVDQU     208(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X1, X10, X10
-	VPXOR       X1, X11, X11
-	VMOVDQU     272(AX), X1
-	VPSHUFB     X8, X1, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+176(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       (SP), X9, X9
-	VPXOR       16(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+160(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       32(SP), X9, X9
-	VPXOR       48(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+144(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       64(SP), X9, X9
-	VPXOR       80(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+16(SB), X1
-	VPSHUFB     X11, X1, X1
-	VMOVDQU     avx2ct1Consts<>+0(SB), X11
-	VPSHUFB     X10, X11, X11
-	VMOVDQU     avx2ct1Consts<>+32(SB), X12
-	VPSHUFB     X10, X12, X10
-	VPXOR       X1, X11, X11
-	VPXOR       X1, X10, X10
-	VMOVDQU     avx2ct1Consts<>+64(SB), X1
-	VPSHUFB     X9, X1, X1
-	VMOVDQU     avx2ct1Consts<>+48(SB), X9
-	VPSHUFB     X8, X9, X9
-	VMOVDQU     avx2ct1Consts<>+80(SB), X12
-	VPSHUFB     X8, X12, X8
-	VPXOR       X1, X9, X9
-	VPXOR       X1, X8, X8
-	VMOVDQU     avx2ct1Consts<>+128(SB), X1
-	VPBLENDVB   X1, X9, X11, X9
-	VPBLENDVB   X1, X8, X10, X1
-	VPXOR       96(SP), X9, X9
-	VPXOR       112(SP), X1, X1
-	VMOVDQU     224(AX), X8
-	VPSHUFB     X1, X8, X8
-	VPSHUFB     X9, X3, X10
-	VPSHUFB     X9, X4, X11
-	VPXOR       X8, X10, X10
-	VPXOR       X8, X11, X11
-	VMOVDQU     288(AX), X8
-	VPSHUFB     X1, X8, X1
-	VPSHUFB     X9, X5, X8
-	VPSHUFB     X9, X6, X9
-	VPXOR       X1, X8, X8
-	VPXOR       X1, X9, X9
-	VMOVDQU     avx2ct1Consts<>+192(SB), X1
-	VMOVDQU     1168(AX), X12
-	VPSHUFB     X10, X12, X12
-	VMOVDQU     1184(AX), X13
-	VPSHUFB     X11, X13, X13
-	VPXOR       X13, X12, X12
-	VMOVDQU     1072(AX), X13
-	VPSHUFB     X8, X13, X13
-	VMOVDQU     1088(AX), X14
-	VPSHUFB     X9, X14, X14
-	VPXOR       X14, X13, X13
-	VPBLENDVB   X1, X13, X12, X12
-	VMOVDQU     1200(AX), X13
-	VPSHUFB     X10, X13, X13
-	VMOVDQU     1216(AX), X14
-	VPSHUFB     X11, X14, X14
-	VPXOR       X14, X13, X13
-	VMOVDQU     1104(AX), X14
-	VPSHUFB     X8, X14, X14
-	VMOVDQU     1120(AX), X15
-	VPSHUFB     X9, X15, X15
-	VPXOR       X15, X14, X14
-	VPBLENDVB   X1, X14, X13, X13
-	VMOVDQU     1232(AX), X14
-	VPSHUFB     X10, X14, X10
-	VMOVDQU     1248(AX), X14
-	VPSHUFB     X11, X14, X11
-	VPXOR       X11, X10, X10
-	VMOVDQU     1136(AX), X11
-	VPSHUFB     X8, X11, X8
-	VMOVDQU     1152(AX), X11
-	VPSHUFB     X9, X11, X9
-	VPXOR       X9, X8, X8
-	VPBLENDVB   X1, X8, X10, X1
-	VPSHUFB     avx2ct1Consts<>+208(SB), X12, X8
-	VPSHUFB     avx2ct1Consts<>+240(SB), X13, X9
-	VPSHUFB     avx2ct1Consts<>+256(SB), X13, X10
-	VPSHUFB     avx2ct1Consts<>+272(SB), X1, X11
-	VPSHUFB     avx2ct1Consts<>+288(SB), X1, X1
-	VPXOR       X9, X8, X8
-	VPXOR       X11, X10, X9
-	VPXOR       X9, X8, X8
-	VPXOR       X1, X8, X1
-	VMOVQ       -8(CX), X9
-	VPSHUFD     $0x00, X1, X8
-	VPSHUFD     $0x55, X1, X1
-	VPADDD      X9, X8, X8
-	VPSLLVD     avx2ct1Consts<>+304(SB), X1, X1
-	VPADDD      X1, X8, X8
-	VPXOR       X7, X8, X8
-	VPSRLVD     avx2ct1Consts<>+416(SB), X8, X1
-	VPSLLVD     avx2ct1Consts<>+432(SB), X8, X7
-	VPOR        X7, X1, X1
-	VMOVDQA     X2, X2
-	VMOVDQA     X1, X1
-	ADDQ        $-16, CX
-	DECQ        DX
-	JNZ         rounds
-	VPUNPCKLQDQ X1, X2, X0
-	VPXOR       (AX), X0, X0
-	MOVQ        dst+8(FP), AX
-	VMOVDQU     X0, (AX)
+	VPSHUFD    $0xa0, X2, X2
+	VPSRLQ     $0x1f, X2, X7
+	VPBLENDD   $0x01, X7, X2, X2
+	VPAND      X1, X0, X7
+	VPSRLW     $0x04, X1, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X2, X7, X7
+	VPSRLQ     $0x01, X7, X2
+	VPBLENDD   $0x04, X2, X7, X2
+	VPSHUFD    $0xa0, X1, X1
+	VPSRLQ     $0x1f, X1, X7
+	VPBLENDD   $0x01, X7, X1, X1
+	VPAND      X2, X0, X7
+	VPSRLW     $0x04, X2, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X3, X10
+	VPSHUFB    X9, X4, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X5, X8
+	VPSHUFB    X9, X6, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      -8(CX), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X1, X7, X7
+	VPSRLQ     $0x01, X7, X1
+	VPBLENDD   $0x04, X1, X7, X1
+	VMOVDQA    X2, X2
+	VMOVDQA    X1, X1
+	ADDQ       $-16, CX
+	DECQ       DX
+	JNZ        rounds
+	VSHUFPS    $0x88, X1, X2, X0
+	VPXOR      (AX), X0, X0
+	MOVQ       dst+8(FP), AX
+	VMOVDQU    X0, (AX)
 	VZEROUPPER
 	RET
