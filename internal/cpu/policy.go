@@ -201,8 +201,8 @@ type shape struct {
 //     medians of 5 runs); on Zen 1, 110 ns against 311 ns for x/crypto and
 //     907 ns for avx2-ct when its narrowest call padded a block to 8
 //     (BenchmarkShapes, 128-bit key; avx2-ct's single-block kernel, which
-//     replaced that call, is estimated at about a third of that there,
-//     800-1,000 cycles a block; unmeasured).
+//     replaced that call, is estimated at a sixth to a third of that
+//     there, 500-1,060 cycles a block; unmeasured).
 //   - Short runs with avx512-vbmi and avx512-gfni: a call of one 64-block
 //     group costs 340-390 ns on Zen 5 whatever the number of blocks in it
 //     (the fixed cost of a call dominates one group, so avx512-gfni's
