@@ -3,6 +3,8 @@ package twofish
 import (
 	"crypto/cipher"
 	"crypto/subtle"
+
+	"github.com/twofish-go/twofish/internal/kernel"
 )
 
 // NewCFBEncrypter returns a Stream that encrypts in full-block (128-bit)
@@ -79,8 +81,12 @@ func (x *cfb) XORKeyStream(dst, src []byte) {
 	}
 }
 
-// encryptBlocks encrypts whole blocks, one kernel call each.
+// encryptBlocks encrypts whole blocks: in one call of a chain kernel where
+// x's Cipher has one, else one kernel call each.
 func (x *cfb) encryptBlocks(dst, src []byte) {
+	if x.b.c != nil && x.b.c.k.Chain(kernel.ChainCFB, dst, src, &x.next) {
+		return
+	}
 	for i := 0; i < len(src); i += BlockSize {
 		x.b.encryptBlock(x.ks[:], x.next[:])
 		xorBlock(x.next[:], src[i:i+BlockSize], x.ks[:])

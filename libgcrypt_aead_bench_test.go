@@ -135,7 +135,10 @@ func BenchmarkLibgcryptShortVs(b *testing.B) {
 			ours    func()
 		}{
 			{"ECB", libgcrypt.ECB, false, func() { NewECBEncrypter(c).CryptBlocks(buf, buf) }},
+			{"CBC-enc", libgcrypt.CBC, false, func() { NewCBCEncrypter(c, iv).CryptBlocks(buf, buf) }},
 			{"CBC-dec", libgcrypt.CBC, true, func() { NewCBCDecrypter(c, iv).CryptBlocks(buf, buf) }},
+			{"CFB-enc", libgcrypt.CFB, false, func() { NewCFBEncrypter(c, iv).XORKeyStream(buf, buf) }},
+			{"OFB", libgcrypt.OFB, false, func() { NewOFB(c, iv).XORKeyStream(buf, buf) }},
 			{"CTR", libgcrypt.CTR, false, func() { NewCTR(c, iv).XORKeyStream(buf, buf) }},
 			{"XTS", libgcrypt.XTS, false, func() { x.Encrypt(buf, buf, 7) }},
 		}

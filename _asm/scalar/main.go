@@ -12,6 +12,9 @@
 // 0, 1024, 2048 and 3072, and the Schedule, whose first 160 bytes are the 40
 // subkeys k. A Cipher may hold the two apart (cipher.go).
 //
+// The chain kernels (chain.go) run the serial modes with the 1-way
+// kernels' half-rounds, a whole run of blocks a call.
+//
 // The generator refuses BP: a kernel that writes BP breaks frame-pointer
 // unwinding (profilers, debuggers, tracers) while it runs, so the build
 // fails if avo's register allocator ever picks it.
@@ -37,6 +40,9 @@ func main() {
 			for _, dec := range []bool{false, true} {
 				kernel(lanes, dec)
 			}
+		}
+		for m := range chainMode(len(chainNames)) {
+			chainKernel(m)
 		}
 	})
 }

