@@ -102,6 +102,9 @@ func main() {
 				kernel8(kw, dec)
 				kernel1(kw, dec)
 			}
+			for m := range chainMode(len(chainNames)) {
+				chainKernel(kw, m)
+			}
 		}
 	}, check)
 }

@@ -4444,24 +4444,24 @@ TEXT ·encryptBlock1AVX2CT128(SB), NOSPLIT, $64-24
 	VPXOR        X1, X2, X2
 	VMOVDQU      X3, 32(SP)
 	VMOVDQU      X2, 48(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
 	MOVQ         src+16(FP), CX
-	VMOVDQU      (CX), X1
-	VPXOR        (AX), X1, X1
-	VPSHUFD      $0xfa, X1, X2
-	VPSHUFD      $0x50, X1, X1
-	VMOVDQU      176(AX), X3
-	VMOVDQU      192(AX), X4
-	VMOVDQU      240(AX), X5
-	VMOVDQU      256(AX), X6
+	VMOVDQU      (CX), X5
+	VPXOR        (AX), X5, X5
+	VPSHUFD      $0xfa, X5, X6
+	VPSHUFD      $0x50, X5, X5
 	LEAQ         32(AX), CX
 	MOVQ         $+8, DX
 
 rounds:
-	VPSHUFD    $0xa0, X2, X2
-	VPSRLQ     $0x1f, X2, X7
-	VPBLENDD   $0x04, X7, X2, X2
-	VPAND      X1, X0, X7
-	VPSRLW     $0x04, X1, X8
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -4469,14 +4469,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -4502,14 +4502,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -4535,14 +4535,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -4595,14 +4595,14 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X2, X7, X7
-	VPSRLQ     $0x01, X7, X2
-	VPBLENDD   $0x01, X2, X7, X2
-	VPSHUFD    $0xa0, X1, X1
-	VPSRLQ     $0x1f, X1, X7
-	VPBLENDD   $0x04, X7, X1, X1
-	VPAND      X2, X0, X7
-	VPSRLW     $0x04, X2, X8
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -4610,14 +4610,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -4643,14 +4643,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -4676,14 +4676,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -4736,15 +4736,15 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X1, X7, X7
-	VPSRLQ     $0x01, X7, X1
-	VPBLENDD   $0x01, X1, X7, X1
-	VMOVDQA    X2, X2
-	VMOVDQA    X1, X1
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
 	ADDQ       $+16, CX
 	DECQ       DX
 	JNZ        rounds
-	VSHUFPS    $0x88, X1, X2, X0
+	VSHUFPS    $0x88, X5, X6, X0
 	VPXOR      16(AX), X0, X0
 	MOVQ       dst+8(FP), AX
 	VMOVDQU    X0, (AX)
@@ -8763,24 +8763,24 @@ TEXT ·decryptBlock1AVX2CT128(SB), NOSPLIT, $64-24
 	VPXOR        X1, X2, X2
 	VMOVDQU      X3, 32(SP)
 	VMOVDQU      X2, 48(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
 	MOVQ         src+16(FP), CX
-	VMOVDQU      (CX), X1
-	VPXOR        16(AX), X1, X1
-	VPSHUFD      $0xfa, X1, X2
-	VPSHUFD      $0x50, X1, X1
-	VMOVDQU      176(AX), X3
-	VMOVDQU      192(AX), X4
-	VMOVDQU      240(AX), X5
-	VMOVDQU      256(AX), X6
+	VMOVDQU      (CX), X5
+	VPXOR        16(AX), X5, X5
+	VPSHUFD      $0xfa, X5, X6
+	VPSHUFD      $0x50, X5, X5
 	LEAQ         152(AX), CX
 	MOVQ         $+8, DX
 
 rounds:
-	VPSHUFD    $0xa0, X2, X2
-	VPSRLQ     $0x1f, X2, X7
-	VPBLENDD   $0x01, X7, X2, X2
-	VPAND      X1, X0, X7
-	VPSRLW     $0x04, X1, X8
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x01, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -8788,14 +8788,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -8821,14 +8821,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -8854,14 +8854,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -8914,14 +8914,14 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X2, X7, X7
-	VPSRLQ     $0x01, X7, X2
-	VPBLENDD   $0x04, X2, X7, X2
-	VPSHUFD    $0xa0, X1, X1
-	VPSRLQ     $0x1f, X1, X7
-	VPBLENDD   $0x01, X7, X1, X1
-	VPAND      X2, X0, X7
-	VPSRLW     $0x04, X2, X8
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x04, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x01, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -8929,14 +8929,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -8962,14 +8962,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -8995,14 +8995,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -9055,18 +9055,1398 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X1, X7, X7
-	VPSRLQ     $0x01, X7, X1
-	VPBLENDD   $0x04, X1, X7, X1
-	VMOVDQA    X2, X2
-	VMOVDQA    X1, X1
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x04, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
 	ADDQ       $-16, CX
 	DECQ       DX
 	JNZ        rounds
-	VSHUFPS    $0x88, X1, X2, X0
+	VSHUFPS    $0x88, X5, X6, X0
 	VPXOR      (AX), X0, X0
 	MOVQ       dst+8(FP), AX
 	VMOVDQU    X0, (AX)
+	VZEROUPPER
+	RET
+
+// func cbcEncryptAVX2CT128(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·cbcEncryptAVX2CT128(SB), NOSPLIT, $64-40
+	// cbcEncryptAVX2CT128 runs n blocks of a chained mode with a 128-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         s+32(FP), SI
+	VMOVDQU      (SI), X5
+
+blocks:
+	VPXOR   (DX), X5, X5
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), DI
+	MOVQ    $+8, R8
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, DI
+	DECQ       R8
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VMOVDQU    X5, (CX)
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, DX
+	ADDQ       $0x10, CX
+	DECQ       BX
+	JNZ        blocks
+	VMOVDQU    X5, (SI)
+	VZEROUPPER
+	RET
+
+// func cfbEncryptAVX2CT128(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·cfbEncryptAVX2CT128(SB), NOSPLIT, $64-40
+	// cfbEncryptAVX2CT128 runs n blocks of a chained mode with a 128-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         s+32(FP), SI
+	VMOVDQU      (SI), X5
+
+blocks:
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), DI
+	MOVQ    $+8, R8
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, DI
+	DECQ       R8
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VPXOR      (DX), X5, X5
+	VMOVDQU    X5, (CX)
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, DX
+	ADDQ       $0x10, CX
+	DECQ       BX
+	JNZ        blocks
+	VMOVDQU    X5, (SI)
+	VZEROUPPER
+	RET
+
+// func ofbStreamAVX2CT128(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·ofbStreamAVX2CT128(SB), NOSPLIT, $64-40
+	// ofbStreamAVX2CT128 runs n blocks of a chained mode with a 128-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         n+24(FP), DX
+	MOVQ         s+32(FP), BX
+	VMOVDQU      (BX), X5
+
+blocks:
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), SI
+	MOVQ    $+8, DI
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, SI
+	DECQ       DI
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VMOVDQU    X5, (CX)
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, CX
+	DECQ       DX
+	JNZ        blocks
+	VMOVDQU    X5, (BX)
+	VZEROUPPER
+	RET
+
+// func cbcMACAVX2CT128(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·cbcMACAVX2CT128(SB), NOSPLIT, $64-40
+	// cbcMACAVX2CT128 runs n blocks of a chained mode with a 128-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         s+32(FP), BX
+	VMOVDQU      (BX), X5
+
+blocks:
+	VPXOR   (CX), X5, X5
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), SI
+	MOVQ    $+8, DI
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, SI
+	DECQ       DI
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, CX
+	DECQ       DX
+	JNZ        blocks
+	VMOVDQU    X5, (BX)
 	VZEROUPPER
 	RET
 
@@ -13701,24 +15081,24 @@ TEXT ·encryptBlock1AVX2CT192(SB), NOSPLIT, $96-24
 	VPXOR        X1, X2, X2
 	VMOVDQU      X3, 64(SP)
 	VMOVDQU      X2, 80(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
 	MOVQ         src+16(FP), CX
-	VMOVDQU      (CX), X1
-	VPXOR        (AX), X1, X1
-	VPSHUFD      $0xfa, X1, X2
-	VPSHUFD      $0x50, X1, X1
-	VMOVDQU      176(AX), X3
-	VMOVDQU      192(AX), X4
-	VMOVDQU      240(AX), X5
-	VMOVDQU      256(AX), X6
+	VMOVDQU      (CX), X5
+	VPXOR        (AX), X5, X5
+	VPSHUFD      $0xfa, X5, X6
+	VPSHUFD      $0x50, X5, X5
 	LEAQ         32(AX), CX
 	MOVQ         $+8, DX
 
 rounds:
-	VPSHUFD    $0xa0, X2, X2
-	VPSRLQ     $0x1f, X2, X7
-	VPBLENDD   $0x04, X7, X2, X2
-	VPAND      X1, X0, X7
-	VPSRLW     $0x04, X1, X8
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -13726,14 +15106,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -13759,14 +15139,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -13792,14 +15172,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -13825,14 +15205,14 @@ rounds:
 	VPXOR      80(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -13885,14 +15265,14 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X2, X7, X7
-	VPSRLQ     $0x01, X7, X2
-	VPBLENDD   $0x01, X2, X7, X2
-	VPSHUFD    $0xa0, X1, X1
-	VPSRLQ     $0x1f, X1, X7
-	VPBLENDD   $0x04, X7, X1, X1
-	VPAND      X2, X0, X7
-	VPSRLW     $0x04, X2, X8
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -13900,14 +15280,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -13933,14 +15313,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -13966,14 +15346,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -13999,14 +15379,14 @@ rounds:
 	VPXOR      80(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -14059,15 +15439,15 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X1, X7, X7
-	VPSRLQ     $0x01, X7, X1
-	VPBLENDD   $0x01, X1, X7, X1
-	VMOVDQA    X2, X2
-	VMOVDQA    X1, X1
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
 	ADDQ       $+16, CX
 	DECQ       DX
 	JNZ        rounds
-	VSHUFPS    $0x88, X1, X2, X0
+	VSHUFPS    $0x88, X5, X6, X0
 	VPXOR      16(AX), X0, X0
 	MOVQ       dst+8(FP), AX
 	VMOVDQU    X0, (AX)
@@ -18705,24 +20085,24 @@ TEXT ·decryptBlock1AVX2CT192(SB), NOSPLIT, $96-24
 	VPXOR        X1, X2, X2
 	VMOVDQU      X3, 64(SP)
 	VMOVDQU      X2, 80(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
 	MOVQ         src+16(FP), CX
-	VMOVDQU      (CX), X1
-	VPXOR        16(AX), X1, X1
-	VPSHUFD      $0xfa, X1, X2
-	VPSHUFD      $0x50, X1, X1
-	VMOVDQU      176(AX), X3
-	VMOVDQU      192(AX), X4
-	VMOVDQU      240(AX), X5
-	VMOVDQU      256(AX), X6
+	VMOVDQU      (CX), X5
+	VPXOR        16(AX), X5, X5
+	VPSHUFD      $0xfa, X5, X6
+	VPSHUFD      $0x50, X5, X5
 	LEAQ         152(AX), CX
 	MOVQ         $+8, DX
 
 rounds:
-	VPSHUFD    $0xa0, X2, X2
-	VPSRLQ     $0x1f, X2, X7
-	VPBLENDD   $0x01, X7, X2, X2
-	VPAND      X1, X0, X7
-	VPSRLW     $0x04, X1, X8
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x01, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -18730,14 +20110,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -18763,14 +20143,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -18796,14 +20176,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -18829,14 +20209,14 @@ rounds:
 	VPXOR      80(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -18889,14 +20269,14 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X2, X7, X7
-	VPSRLQ     $0x01, X7, X2
-	VPBLENDD   $0x04, X2, X7, X2
-	VPSHUFD    $0xa0, X1, X1
-	VPSRLQ     $0x1f, X1, X7
-	VPBLENDD   $0x01, X7, X1, X1
-	VPAND      X2, X0, X7
-	VPSRLW     $0x04, X2, X8
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x04, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x01, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -18904,14 +20284,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -18937,14 +20317,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -18970,14 +20350,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -19003,14 +20383,14 @@ rounds:
 	VPXOR      80(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -19063,18 +20443,1706 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X1, X7, X7
-	VPSRLQ     $0x01, X7, X1
-	VPBLENDD   $0x04, X1, X7, X1
-	VMOVDQA    X2, X2
-	VMOVDQA    X1, X1
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x04, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
 	ADDQ       $-16, CX
 	DECQ       DX
 	JNZ        rounds
-	VSHUFPS    $0x88, X1, X2, X0
+	VSHUFPS    $0x88, X5, X6, X0
 	VPXOR      (AX), X0, X0
 	MOVQ       dst+8(FP), AX
 	VMOVDQU    X0, (AX)
+	VZEROUPPER
+	RET
+
+// func cbcEncryptAVX2CT192(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·cbcEncryptAVX2CT192(SB), NOSPLIT, $96-40
+	// cbcEncryptAVX2CT192 runs n blocks of a chained mode with a 192-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         s+32(FP), SI
+	VMOVDQU      (SI), X5
+
+blocks:
+	VPXOR   (DX), X5, X5
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), DI
+	MOVQ    $+8, R8
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, DI
+	DECQ       R8
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VMOVDQU    X5, (CX)
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, DX
+	ADDQ       $0x10, CX
+	DECQ       BX
+	JNZ        blocks
+	VMOVDQU    X5, (SI)
+	VZEROUPPER
+	RET
+
+// func cfbEncryptAVX2CT192(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·cfbEncryptAVX2CT192(SB), NOSPLIT, $96-40
+	// cfbEncryptAVX2CT192 runs n blocks of a chained mode with a 192-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         s+32(FP), SI
+	VMOVDQU      (SI), X5
+
+blocks:
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), DI
+	MOVQ    $+8, R8
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, DI
+	DECQ       R8
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VPXOR      (DX), X5, X5
+	VMOVDQU    X5, (CX)
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, DX
+	ADDQ       $0x10, CX
+	DECQ       BX
+	JNZ        blocks
+	VMOVDQU    X5, (SI)
+	VZEROUPPER
+	RET
+
+// func ofbStreamAVX2CT192(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·ofbStreamAVX2CT192(SB), NOSPLIT, $96-40
+	// ofbStreamAVX2CT192 runs n blocks of a chained mode with a 192-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         n+24(FP), DX
+	MOVQ         s+32(FP), BX
+	VMOVDQU      (BX), X5
+
+blocks:
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), SI
+	MOVQ    $+8, DI
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, SI
+	DECQ       DI
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VMOVDQU    X5, (CX)
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, CX
+	DECQ       DX
+	JNZ        blocks
+	VMOVDQU    X5, (BX)
+	VZEROUPPER
+	RET
+
+// func cbcMACAVX2CT192(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·cbcMACAVX2CT192(SB), NOSPLIT, $96-40
+	// cbcMACAVX2CT192 runs n blocks of a chained mode with a 192-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         s+32(FP), BX
+	VMOVDQU      (BX), X5
+
+blocks:
+	VPXOR   (CX), X5, X5
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), SI
+	MOVQ    $+8, DI
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, SI
+	DECQ       DI
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, CX
+	DECQ       DX
+	JNZ        blocks
+	VMOVDQU    X5, (BX)
 	VZEROUPPER
 	RET
 
@@ -24328,24 +27396,24 @@ TEXT ·encryptBlock1AVX2CT256(SB), NOSPLIT, $128-24
 	VPXOR        X1, X2, X2
 	VMOVDQU      X3, 96(SP)
 	VMOVDQU      X2, 112(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
 	MOVQ         src+16(FP), CX
-	VMOVDQU      (CX), X1
-	VPXOR        (AX), X1, X1
-	VPSHUFD      $0xfa, X1, X2
-	VPSHUFD      $0x50, X1, X1
-	VMOVDQU      176(AX), X3
-	VMOVDQU      192(AX), X4
-	VMOVDQU      240(AX), X5
-	VMOVDQU      256(AX), X6
+	VMOVDQU      (CX), X5
+	VPXOR        (AX), X5, X5
+	VPSHUFD      $0xfa, X5, X6
+	VPSHUFD      $0x50, X5, X5
 	LEAQ         32(AX), CX
 	MOVQ         $+8, DX
 
 rounds:
-	VPSHUFD    $0xa0, X2, X2
-	VPSRLQ     $0x1f, X2, X7
-	VPBLENDD   $0x04, X7, X2, X2
-	VPAND      X1, X0, X7
-	VPSRLW     $0x04, X1, X8
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -24353,14 +27421,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -24386,14 +27454,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -24419,14 +27487,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -24452,14 +27520,14 @@ rounds:
 	VPXOR      80(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -24485,14 +27553,14 @@ rounds:
 	VPXOR      112(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -24545,14 +27613,14 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X2, X7, X7
-	VPSRLQ     $0x01, X7, X2
-	VPBLENDD   $0x01, X2, X7, X2
-	VPSHUFD    $0xa0, X1, X1
-	VPSRLQ     $0x1f, X1, X7
-	VPBLENDD   $0x04, X7, X1, X1
-	VPAND      X2, X0, X7
-	VPSRLW     $0x04, X2, X8
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -24560,14 +27628,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -24593,14 +27661,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -24626,14 +27694,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -24659,14 +27727,14 @@ rounds:
 	VPXOR      80(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -24692,14 +27760,14 @@ rounds:
 	VPXOR      112(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -24752,15 +27820,15 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X1, X7, X7
-	VPSRLQ     $0x01, X7, X1
-	VPBLENDD   $0x01, X1, X7, X1
-	VMOVDQA    X2, X2
-	VMOVDQA    X1, X1
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
 	ADDQ       $+16, CX
 	DECQ       DX
 	JNZ        rounds
-	VSHUFPS    $0x88, X1, X2, X0
+	VSHUFPS    $0x88, X5, X6, X0
 	VPXOR      16(AX), X0, X0
 	MOVQ       dst+8(FP), AX
 	VMOVDQU    X0, (AX)
@@ -30017,24 +33085,24 @@ TEXT ·decryptBlock1AVX2CT256(SB), NOSPLIT, $128-24
 	VPXOR        X1, X2, X2
 	VMOVDQU      X3, 96(SP)
 	VMOVDQU      X2, 112(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
 	MOVQ         src+16(FP), CX
-	VMOVDQU      (CX), X1
-	VPXOR        16(AX), X1, X1
-	VPSHUFD      $0xfa, X1, X2
-	VPSHUFD      $0x50, X1, X1
-	VMOVDQU      176(AX), X3
-	VMOVDQU      192(AX), X4
-	VMOVDQU      240(AX), X5
-	VMOVDQU      256(AX), X6
+	VMOVDQU      (CX), X5
+	VPXOR        16(AX), X5, X5
+	VPSHUFD      $0xfa, X5, X6
+	VPSHUFD      $0x50, X5, X5
 	LEAQ         152(AX), CX
 	MOVQ         $+8, DX
 
 rounds:
-	VPSHUFD    $0xa0, X2, X2
-	VPSRLQ     $0x1f, X2, X7
-	VPBLENDD   $0x01, X7, X2, X2
-	VPAND      X1, X0, X7
-	VPSRLW     $0x04, X1, X8
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x01, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -30042,14 +33110,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -30075,14 +33143,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -30108,14 +33176,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -30141,14 +33209,14 @@ rounds:
 	VPXOR      80(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -30174,14 +33242,14 @@ rounds:
 	VPXOR      112(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -30234,14 +33302,14 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X2, X7, X7
-	VPSRLQ     $0x01, X7, X2
-	VPBLENDD   $0x04, X2, X7, X2
-	VPSHUFD    $0xa0, X1, X1
-	VPSRLQ     $0x1f, X1, X7
-	VPBLENDD   $0x01, X7, X1, X1
-	VPAND      X2, X0, X7
-	VPSRLW     $0x04, X2, X8
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x04, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x01, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
 	VPAND      X8, X0, X8
 	VPXOR      X8, X7, X9
 	VMOVDQU    160(AX), X10
@@ -30249,14 +33317,14 @@ rounds:
 	VPXOR      X7, X8, X8
 	VMOVDQU    208(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X7, X10, X10
 	VPXOR      X7, X11, X11
 	VMOVDQU    272(AX), X7
 	VPSHUFB    X8, X7, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -30282,14 +33350,14 @@ rounds:
 	VPXOR      16(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -30315,14 +33383,14 @@ rounds:
 	VPXOR      48(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -30348,14 +33416,14 @@ rounds:
 	VPXOR      80(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+16(SB), X7
@@ -30381,14 +33449,14 @@ rounds:
 	VPXOR      112(SP), X7, X7
 	VMOVDQU    224(AX), X8
 	VPSHUFB    X7, X8, X8
-	VPSHUFB    X9, X3, X10
-	VPSHUFB    X9, X4, X11
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
 	VPXOR      X8, X10, X10
 	VPXOR      X8, X11, X11
 	VMOVDQU    288(AX), X8
 	VPSHUFB    X7, X8, X7
-	VPSHUFB    X9, X5, X8
-	VPSHUFB    X9, X6, X9
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
 	VPXOR      X7, X8, X8
 	VPXOR      X7, X9, X9
 	VMOVDQU    avx2ct1Consts<>+192(SB), X7
@@ -30441,17 +33509,2013 @@ rounds:
 	VPADDD     X8, X7, X7
 	VPADDD     X10, X9, X9
 	VPADDD     X9, X7, X7
-	VPXOR      X1, X7, X7
-	VPSRLQ     $0x01, X7, X1
-	VPBLENDD   $0x04, X1, X7, X1
-	VMOVDQA    X2, X2
-	VMOVDQA    X1, X1
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x04, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
 	ADDQ       $-16, CX
 	DECQ       DX
 	JNZ        rounds
-	VSHUFPS    $0x88, X1, X2, X0
+	VSHUFPS    $0x88, X5, X6, X0
 	VPXOR      (AX), X0, X0
 	MOVQ       dst+8(FP), AX
 	VMOVDQU    X0, (AX)
+	VZEROUPPER
+	RET
+
+// func cbcEncryptAVX2CT256(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·cbcEncryptAVX2CT256(SB), NOSPLIT, $128-40
+	// cbcEncryptAVX2CT256 runs n blocks of a chained mode with a 256-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1468(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 96(SP)
+	VMOVDQU      X2, 112(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         s+32(FP), SI
+	VMOVDQU      (SI), X5
+
+blocks:
+	VPXOR   (DX), X5, X5
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), DI
+	MOVQ    $+8, R8
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, DI
+	DECQ       R8
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VMOVDQU    X5, (CX)
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, DX
+	ADDQ       $0x10, CX
+	DECQ       BX
+	JNZ        blocks
+	VMOVDQU    X5, (SI)
+	VZEROUPPER
+	RET
+
+// func cfbEncryptAVX2CT256(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·cfbEncryptAVX2CT256(SB), NOSPLIT, $128-40
+	// cfbEncryptAVX2CT256 runs n blocks of a chained mode with a 256-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1468(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 96(SP)
+	VMOVDQU      X2, 112(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         s+32(FP), SI
+	VMOVDQU      (SI), X5
+
+blocks:
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), DI
+	MOVQ    $+8, R8
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(DI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, DI
+	DECQ       R8
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VPXOR      (DX), X5, X5
+	VMOVDQU    X5, (CX)
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, DX
+	ADDQ       $0x10, CX
+	DECQ       BX
+	JNZ        blocks
+	VMOVDQU    X5, (SI)
+	VZEROUPPER
+	RET
+
+// func ofbStreamAVX2CT256(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·ofbStreamAVX2CT256(SB), NOSPLIT, $128-40
+	// ofbStreamAVX2CT256 runs n blocks of a chained mode with a 256-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1468(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 96(SP)
+	VMOVDQU      X2, 112(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         n+24(FP), DX
+	MOVQ         s+32(FP), BX
+	VMOVDQU      (BX), X5
+
+blocks:
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), SI
+	MOVQ    $+8, DI
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, SI
+	DECQ       DI
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VMOVDQU    X5, (CX)
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, CX
+	DECQ       DX
+	JNZ        blocks
+	VMOVDQU    X5, (BX)
+	VZEROUPPER
+	RET
+
+// func cbcMACAVX2CT256(ks *Schedule, dst *byte, src *byte, n int, s *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·cbcMACAVX2CT256(SB), NOSPLIT, $128-40
+	// cbcMACAVX2CT256 runs n blocks of a chained mode with a 256-bit key in constant time; generated by _asm/avx2ct.
+	MOVQ         ks+0(FP), AX
+	VMOVDQU      avx2ctConsts<>+0(SB), X0
+	VPBROADCASTD 1468(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, (SP)
+	VMOVDQU      X2, 16(SP)
+	VPBROADCASTD 1464(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 32(SP)
+	VMOVDQU      X2, 48(SP)
+	VPBROADCASTD 1460(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 64(SP)
+	VMOVDQU      X2, 80(SP)
+	VPBROADCASTD 1456(AX), X1
+	VPSHUFB      avx2ct1Consts<>+112(SB), X1, X1
+	VPAND        X1, X0, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        X1, X0, X1
+	VPXOR        X1, X2, X3
+	VMOVDQU      avx2ct1Consts<>+96(SB), X4
+	VPSHUFB      X2, X4, X2
+	VPXOR        X1, X2, X2
+	VMOVDQU      X3, 96(SP)
+	VMOVDQU      X2, 112(SP)
+	VMOVDQU      176(AX), X1
+	VMOVDQU      192(AX), X2
+	VMOVDQU      240(AX), X3
+	VMOVDQU      256(AX), X4
+	MOVQ         dst+8(FP), CX
+	MOVQ         src+16(FP), CX
+	MOVQ         n+24(FP), DX
+	MOVQ         s+32(FP), BX
+	VMOVDQU      (BX), X5
+
+blocks:
+	VPXOR   (CX), X5, X5
+	VPXOR   (AX), X5, X5
+	VPSHUFD $0xfa, X5, X6
+	VPSHUFD $0x50, X5, X5
+	LEAQ    32(AX), SI
+	MOVQ    $+8, DI
+
+rounds:
+	VPSHUFD    $0xa0, X6, X6
+	VPSRLQ     $0x1f, X6, X7
+	VPBLENDD   $0x04, X7, X6, X6
+	VPAND      X5, X0, X7
+	VPSRLW     $0x04, X5, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      (SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X6, X7, X7
+	VPSRLQ     $0x01, X7, X6
+	VPBLENDD   $0x01, X6, X7, X6
+	VPSHUFD    $0xa0, X5, X5
+	VPSRLQ     $0x1f, X5, X7
+	VPBLENDD   $0x04, X7, X5, X5
+	VPAND      X6, X0, X7
+	VPSRLW     $0x04, X6, X8
+	VPAND      X8, X0, X8
+	VPXOR      X8, X7, X9
+	VMOVDQU    160(AX), X10
+	VPSHUFB    X8, X10, X8
+	VPXOR      X7, X8, X8
+	VMOVDQU    208(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X7, X10, X10
+	VPXOR      X7, X11, X11
+	VMOVDQU    272(AX), X7
+	VPSHUFB    X8, X7, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+176(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      (SP), X9, X9
+	VPXOR      16(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+160(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      32(SP), X9, X9
+	VPXOR      48(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+144(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      64(SP), X9, X9
+	VPXOR      80(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+16(SB), X7
+	VPSHUFB    X11, X7, X7
+	VMOVDQU    avx2ct1Consts<>+0(SB), X11
+	VPSHUFB    X10, X11, X11
+	VMOVDQU    avx2ct1Consts<>+32(SB), X12
+	VPSHUFB    X10, X12, X10
+	VPXOR      X7, X11, X11
+	VPXOR      X7, X10, X10
+	VMOVDQU    avx2ct1Consts<>+64(SB), X7
+	VPSHUFB    X9, X7, X7
+	VMOVDQU    avx2ct1Consts<>+48(SB), X9
+	VPSHUFB    X8, X9, X9
+	VMOVDQU    avx2ct1Consts<>+80(SB), X12
+	VPSHUFB    X8, X12, X8
+	VPXOR      X7, X9, X9
+	VPXOR      X7, X8, X8
+	VMOVDQU    avx2ct1Consts<>+128(SB), X7
+	VPBLENDVB  X7, X9, X11, X9
+	VPBLENDVB  X7, X8, X10, X7
+	VPXOR      96(SP), X9, X9
+	VPXOR      112(SP), X7, X7
+	VMOVDQU    224(AX), X8
+	VPSHUFB    X7, X8, X8
+	VPSHUFB    X9, X1, X10
+	VPSHUFB    X9, X2, X11
+	VPXOR      X8, X10, X10
+	VPXOR      X8, X11, X11
+	VMOVDQU    288(AX), X8
+	VPSHUFB    X7, X8, X7
+	VPSHUFB    X9, X3, X8
+	VPSHUFB    X9, X4, X9
+	VPXOR      X7, X8, X8
+	VPXOR      X7, X9, X9
+	VMOVDQU    avx2ct1Consts<>+192(SB), X7
+	VMOVDQU    1168(AX), X12
+	VPSHUFB    X10, X12, X12
+	VMOVDQU    1184(AX), X13
+	VPSHUFB    X11, X13, X13
+	VPXOR      X13, X12, X12
+	VMOVDQU    1072(AX), X13
+	VPSHUFB    X8, X13, X13
+	VMOVDQU    1088(AX), X14
+	VPSHUFB    X9, X14, X14
+	VPXOR      X14, X13, X13
+	VPBLENDVB  X7, X13, X12, X12
+	VMOVDQU    1200(AX), X13
+	VPSHUFB    X10, X13, X13
+	VMOVDQU    1216(AX), X14
+	VPSHUFB    X11, X14, X14
+	VPXOR      X14, X13, X13
+	VMOVDQU    1104(AX), X14
+	VPSHUFB    X8, X14, X14
+	VMOVDQU    1120(AX), X15
+	VPSHUFB    X9, X15, X15
+	VPXOR      X15, X14, X14
+	VPBLENDVB  X7, X14, X13, X13
+	VMOVDQU    1232(AX), X14
+	VPSHUFB    X10, X14, X10
+	VMOVDQU    1248(AX), X14
+	VPSHUFB    X11, X14, X11
+	VPXOR      X11, X10, X10
+	VMOVDQU    1136(AX), X11
+	VPSHUFB    X8, X11, X8
+	VMOVDQU    1152(AX), X11
+	VPSHUFB    X9, X11, X9
+	VPXOR      X9, X8, X8
+	VPBLENDVB  X7, X8, X10, X7
+	VPSHUFB    avx2ct1Consts<>+208(SB), X12, X8
+	VPSHUFB    avx2ct1Consts<>+240(SB), X13, X9
+	VPSHUFB    avx2ct1Consts<>+256(SB), X13, X10
+	VPSHUFB    avx2ct1Consts<>+272(SB), X7, X11
+	VPSHUFB    avx2ct1Consts<>+288(SB), X7, X7
+	VPXOR      X9, X8, X8
+	VPXOR      X11, X10, X9
+	VPXOR      X9, X8, X8
+	VPXOR      X7, X8, X7
+	VMOVQ      8(SI), X8
+	VPUNPCKLDQ X8, X8, X8
+	VPSHUFD    $0x4e, X7, X9
+	VPAND      avx2ct1Consts<>+304(SB), X7, X10
+	VPADDD     X8, X7, X7
+	VPADDD     X10, X9, X9
+	VPADDD     X9, X7, X7
+	VPXOR      X5, X7, X7
+	VPSRLQ     $0x01, X7, X5
+	VPBLENDD   $0x01, X5, X7, X5
+	VMOVDQA    X6, X6
+	VMOVDQA    X5, X5
+	ADDQ       $+16, SI
+	DECQ       DI
+	JNZ        rounds
+	VSHUFPS    $0x88, X5, X6, X5
+	VPXOR      16(AX), X5, X5
+	VMOVDQA    X5, X5
+	ADDQ       $0x10, CX
+	DECQ       DX
+	JNZ        blocks
+	VMOVDQU    X5, (BX)
 	VZEROUPPER
 	RET

@@ -14,9 +14,15 @@ func (m ChainMode) String() string {
 }
 
 // hasChain reports whether c should run the chained modes in one call:
-// where amd64-1way, in an assembly build the only kernel with chain
-// kernels, takes its single blocks.
-func hasChain(c *Cipher) bool { return c.plan.Single.Name == "amd64-1way" }
+// where amd64-1way, avx512-gfni or avx2-ct, in an assembly build the
+// kernels with chain kernels, takes its single blocks.
+func hasChain(c *Cipher) bool {
+	switch c.plan.Single.Name {
+	case "amd64-1way", "avx512-gfni", "avx2-ct":
+		return true
+	}
+	return false
+}
 
 // chainByBlocks runs mode m over n blocks from the chain value s a block at
 // a time with ref, as the modes define it.

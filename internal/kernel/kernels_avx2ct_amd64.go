@@ -159,6 +159,50 @@ func encryptBlock1AVX2CT256(ks *Schedule, dst, src *byte)
 //go:noescape
 func decryptBlock1AVX2CT256(ks *Schedule, dst, src *byte)
 
+// The chain kernels of avx2-ct run n > 0 blocks of a serial mode with the
+// chain value s in a register, the key nibbles' vectors built and the
+// resident tables loaded once a call, and leave s updated (ChainMode):
+// cbcEncryptAVX2CT<bits> s = E(s ^ P[i]), C[i] = s; cfbEncryptAVX2CT<bits>
+// s = E(s) ^ P[i], C[i] = s; ofbStreamAVX2CT<bits> s = E(s), K[i] = s,
+// reading no src; cbcMACAVX2CT<bits> s = E(s ^ M[i]), writing no dst.
+// Implemented in avx2ct_amd64.s.
+
+//go:noescape
+func cbcEncryptAVX2CT128(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cfbEncryptAVX2CT128(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func ofbStreamAVX2CT128(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcMACAVX2CT128(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcEncryptAVX2CT192(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cfbEncryptAVX2CT192(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func ofbStreamAVX2CT192(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcMACAVX2CT192(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcEncryptAVX2CT256(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cfbEncryptAVX2CT256(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func ofbStreamAVX2CT256(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcMACAVX2CT256(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
 // avx2CTBlocks is the width of the avx2-ct kernels.
 const avx2CTBlocks = 64
 
@@ -276,5 +320,35 @@ func run1AVX2CT(ks *Schedule, dst, src *byte, dec bool) {
 		encryptBlock1AVX2CT256(ks, dst, src)
 	default:
 		decryptBlock1AVX2CT256(ks, dst, src)
+	}
+}
+
+// chainAVX2CT runs the chain kernel of mode m and the key's length.
+func chainAVX2CT(ks *Schedule, m ChainMode, dst, src *byte, n int, s *[BlockSize]byte) {
+	switch kw := ks.nibbles().kw; {
+	case kw == 2 && m == ChainCBC:
+		cbcEncryptAVX2CT128(ks, dst, src, n, s)
+	case kw == 2 && m == ChainCFB:
+		cfbEncryptAVX2CT128(ks, dst, src, n, s)
+	case kw == 2 && m == ChainOFB:
+		ofbStreamAVX2CT128(ks, dst, src, n, s)
+	case kw == 2:
+		cbcMACAVX2CT128(ks, dst, src, n, s)
+	case kw == 3 && m == ChainCBC:
+		cbcEncryptAVX2CT192(ks, dst, src, n, s)
+	case kw == 3 && m == ChainCFB:
+		cfbEncryptAVX2CT192(ks, dst, src, n, s)
+	case kw == 3 && m == ChainOFB:
+		ofbStreamAVX2CT192(ks, dst, src, n, s)
+	case kw == 3:
+		cbcMACAVX2CT192(ks, dst, src, n, s)
+	case m == ChainCBC:
+		cbcEncryptAVX2CT256(ks, dst, src, n, s)
+	case m == ChainCFB:
+		cfbEncryptAVX2CT256(ks, dst, src, n, s)
+	case m == ChainOFB:
+		ofbStreamAVX2CT256(ks, dst, src, n, s)
+	default:
+		cbcMACAVX2CT256(ks, dst, src, n, s)
 	}
 }

@@ -36,3 +36,23 @@ func encryptBlock1AVX512GFNI(ks *Schedule, dst, src *byte)
 //
 //go:noescape
 func decryptBlock1AVX512GFNI(ks *Schedule, dst, src *byte)
+
+// The chain kernels of avx512-gfni run n > 0 blocks of a serial mode with
+// the chain value s in a register and the S-boxes loaded once a call,
+// which they leave s updated (ChainMode): cbcEncryptAVX512GFNI
+// s = E(s ^ P[i]), C[i] = s; cfbEncryptAVX512GFNI s = E(s) ^ P[i],
+// C[i] = s; ofbStreamAVX512GFNI s = E(s), K[i] = s, reading no src;
+// cbcMACAVX512GFNI s = E(s ^ M[i]), writing no dst. Implemented in
+// single_avx512_amd64.s.
+
+//go:noescape
+func cbcEncryptAVX512GFNI(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cfbEncryptAVX512GFNI(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func ofbStreamAVX512GFNI(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcMACAVX512GFNI(ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
