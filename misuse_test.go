@@ -58,6 +58,7 @@ func TestMisuseMatrix(t *testing.T) {
 		{"Encrypt", c.Encrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay}},
 		{"Decrypt", c.Decrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay}},
 		{"ECB", NewECBEncrypter(c).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
+		{"CBC-enc", NewCBCEncrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
 		{"CBC-dec", NewCBCDecrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
 		{"CTR", NewCTR(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
 		{"CFB-enc", NewCFBEncrypter(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
