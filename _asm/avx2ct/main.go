@@ -86,6 +86,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/twofish-go/twofish/_asm/internal/asmgen"
+	"github.com/twofish-go/twofish/_asm/internal/serial"
 	"github.com/twofish-go/twofish/_asm/internal/spec"
 )
 
@@ -102,7 +103,7 @@ func main() {
 				kernel8(kw, dec)
 				kernel1(kw, dec)
 			}
-			for m := range chainMode(len(chainNames)) {
+			for _, m := range serial.Modes {
 				chainKernel(kw, m)
 			}
 		}

@@ -98,6 +98,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/twofish-go/twofish/_asm/internal/asmgen"
+	"github.com/twofish-go/twofish/_asm/internal/serial"
 	"github.com/twofish-go/twofish/_asm/internal/spec"
 )
 
@@ -108,7 +109,7 @@ func main() {
 		constants()
 		kernel1(false)
 		kernel1(true)
-		for m := range chainMode(len(chainNames)) {
+		for _, m := range serial.Modes {
 			chain1(m)
 		}
 	})
@@ -254,25 +255,10 @@ func kernel1(dec bool) {
 	c.RET()
 }
 
-// chainNames are the chain kernels' names, by chainMode.
-var chainNames = [...]string{"cbcEncryptAVX512GFNI", "cfbEncryptAVX512GFNI", "ofbStreamAVX512GFNI", "cbcMACAVX512GFNI"}
-
-// chainMode is a serial mode of the chain kernels (kernel.ChainMode).
-type chainMode int
-
-const (
-	chainCBC chainMode = iota // s = E(s ^ P[i]), C[i] = s
-	chainCFB                  // s = E(s) ^ P[i], C[i] = s
-	chainOFB                  // s = E(s), K[i] = s; no src
-	chainMAC                  // s = E(s ^ M[i]); no dst
-)
-
-// chain1 emits the chain kernel of mode m: n > 0 blocks of a serial mode,
-// (ks, dst, src, n, s), with the chain value s in a register from block to
-// block and the S-boxes loaded once a call, which leaves s updated. The
-// loop's one branch tests the count.
-func chain1(m chainMode) {
-	name := chainNames[m]
+// chain1 emits the chain kernel of mode m (package serial): the rounds of a
+// block in serial.VectorLoop, the S-boxes and masks loaded once a call.
+func chain1(m serial.Mode) {
+	name := m.Name("AVX512GFNI")
 	k := &kern1{}
 	c.Implement(name)
 	c.Attributes(attr.NOSPLIT)
@@ -282,37 +268,7 @@ func chain1(m chainMode) {
 	dst, src := c.Load(c.Param("dst"), c.GP64()), c.Load(c.Param("src"), c.GP64())
 	n, sp := c.Load(c.Param("n"), c.GP64()), c.Load(c.Param("s"), c.GP64())
 	k.setup()
-	x := c.XMM()
-	c.VMOVDQU(operand.Mem{Base: sp}, x)
-
-	loop := name + "_loop"
-	c.Label(loop)
-	in := c.XMM()
-	switch m {
-	case chainCBC, chainMAC:
-		c.VPXORD(operand.Mem{Base: src}, x, in)
-	default:
-		c.VMOVDQA(x, in)
-	}
-	e := k.block(in)
-	switch m {
-	case chainCFB:
-		c.VPXORD(operand.Mem{Base: src}, e, e)
-		fallthrough
-	case chainCBC, chainOFB:
-		c.VMOVDQU(e, operand.Mem{Base: dst})
-	}
-	c.VMOVDQA(e, x)
-	if m != chainOFB {
-		c.ADDQ(operand.Imm(16), src)
-	}
-	if m != chainMAC {
-		c.ADDQ(operand.Imm(16), dst)
-	}
-	c.DECQ(n)
-	c.JNZ(operand.LabelRef(loop))
-
-	c.VMOVDQU(x, operand.Mem{Base: sp})
+	serial.VectorLoop(c, m, true, name+"_loop", dst, src, n, sp, k.block)
 	c.VZEROUPPER()
 	c.RET()
 }

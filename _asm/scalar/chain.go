@@ -4,6 +4,8 @@ import (
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/twofish-go/twofish/_asm/internal/serial"
 )
 
 // # Chained modes
@@ -23,22 +25,10 @@ import (
 // s, which it leaves updated; ofbStream1x reads no src and cbcMAC1x writes
 // no dst.
 
-// chainMode is one of the chained modes above.
-type chainMode int
-
-const (
-	chainCBC chainMode = iota
-	chainCFB
-	chainOFB
-	chainMAC
-)
-
-var chainNames = [...]string{"cbcEncrypt1x", "cfbEncrypt1x", "ofbStream1x", "cbcMAC1x"}
-
 // chainKernel emits the chain kernel of mode m, and its BMI1/BMI2 body.
-func chainKernel(m chainMode) {
+func chainKernel(m serial.Mode) {
 	for _, bmi := range []bool{false, true} {
-		name := chainNames[m]
+		name := m.Name("1x")
 		if bmi {
 			name += "BMI"
 		}
@@ -49,7 +39,7 @@ func chainKernel(m chainMode) {
 	}
 }
 
-func chainBody(m chainMode, bmi bool, name string) {
+func chainBody(m serial.Mode, bmi bool, name string) {
 	ks := keys{t: c.GP64()}
 	c.Load(c.Param("t"), ks.t)
 	ks.k = operand.Mem{Base: c.Load(c.Param("ks"), c.GP64())}
@@ -71,7 +61,7 @@ func chainBody(m chainMode, bmi bool, name string) {
 	loop, done := name+"_loop", name+"_done"
 	c.Label(loop)
 	// The cipher's input, whitened.
-	if m == chainCBC || m == chainMAC {
+	if m == serial.CBC || m == serial.MAC {
 		in := c.GP64()
 		c.MOVQ(src, in)
 		for i, w := range s {
@@ -97,7 +87,7 @@ func chainBody(m chainMode, bmi bool, name string) {
 	c.XCHGL(reg.EBX, reg.EDX)
 
 	switch m {
-	case chainCFB:
+	case serial.CFB:
 		in, out := c.GP64(), c.GP64()
 		c.MOVQ(src, in)
 		c.MOVQ(dst, out)
@@ -105,7 +95,7 @@ func chainBody(m chainMode, bmi bool, name string) {
 			c.XORL(operand.Mem{Base: in, Disp: 4 * i}, w)
 			c.MOVL(w, operand.Mem{Base: out, Disp: 4 * i})
 		}
-	case chainCBC, chainOFB:
+	case serial.CBC, serial.OFB:
 		out := c.GP64()
 		c.MOVQ(dst, out)
 		for i, w := range s {
@@ -114,10 +104,10 @@ func chainBody(m chainMode, bmi bool, name string) {
 	}
 	c.DECQ(n)
 	c.JZ(operand.LabelRef(done))
-	if m != chainOFB {
+	if m.ReadsSrc() {
 		c.ADDQ(operand.Imm(16), src)
 	}
-	if m != chainMAC {
+	if m.WritesDst() {
 		c.ADDQ(operand.Imm(16), dst)
 	}
 	c.JMP(operand.LabelRef(loop))

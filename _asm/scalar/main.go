@@ -30,6 +30,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/twofish-go/twofish/_asm/internal/asmgen"
+	"github.com/twofish-go/twofish/_asm/internal/serial"
 )
 
 var c = build.NewContext()
@@ -41,7 +42,7 @@ func main() {
 				kernel(lanes, dec)
 			}
 		}
-		for m := range chainMode(len(chainNames)) {
+		for _, m := range serial.Modes {
 			chainKernel(m)
 		}
 	})

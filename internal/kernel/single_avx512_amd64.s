@@ -1439,7 +1439,7 @@ TEXT ·cbcEncryptAVX512GFNI(SB), NOSPLIT, $0-40
 	KMOVW     DI, K1
 	MOVQ      $0x00006ccc, DI
 	KMOVW     DI, K2
-	VMOVDQU   (SI), X8
+	VMOVDQU64 (SI), X8
 
 cbcEncryptAVX512GFNI_loop:
 	VPXORD              (DX), X8, X8
@@ -2104,13 +2104,13 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VSHUFPS             $0xdd, X9, X8, X8
 	VPXORD              16(AX), X8, X8
-	VMOVDQU             X8, (CX)
-	VMOVDQA             X8, X8
+	VMOVDQU64           X8, (CX)
+	VMOVDQA64           X8, X8
 	ADDQ                $0x10, DX
 	ADDQ                $0x10, CX
 	DECQ                BX
 	JNZ                 cbcEncryptAVX512GFNI_loop
-	VMOVDQU             X8, (SI)
+	VMOVDQU64           X8, (SI)
 	VZEROUPPER
 	RET
 
@@ -2135,10 +2135,9 @@ TEXT ·cfbEncryptAVX512GFNI(SB), NOSPLIT, $0-40
 	KMOVW     DI, K1
 	MOVQ      $0x00006ccc, DI
 	KMOVW     DI, K2
-	VMOVDQU   (SI), X8
+	VMOVDQU64 (SI), X8
 
 cfbEncryptAVX512GFNI_loop:
-	VMOVDQA             X8, X8
 	VPXORD              (AX), X8, X8
 	VPSHUFD             $0x50, X8, X9
 	VPSHUFD             $0xfa, X8, X8
@@ -2801,13 +2800,13 @@ cfbEncryptAVX512GFNI_loop:
 	VSHUFPS             $0xdd, X9, X8, X8
 	VPXORD              16(AX), X8, X8
 	VPXORD              (DX), X8, X8
-	VMOVDQU             X8, (CX)
-	VMOVDQA             X8, X8
+	VMOVDQU64           X8, (CX)
+	VMOVDQA64           X8, X8
 	ADDQ                $0x10, DX
 	ADDQ                $0x10, CX
 	DECQ                BX
 	JNZ                 cfbEncryptAVX512GFNI_loop
-	VMOVDQU             X8, (SI)
+	VMOVDQU64           X8, (SI)
 	VZEROUPPER
 	RET
 
@@ -2832,10 +2831,9 @@ TEXT ·ofbStreamAVX512GFNI(SB), NOSPLIT, $0-40
 	KMOVW     SI, K1
 	MOVQ      $0x00006ccc, SI
 	KMOVW     SI, K2
-	VMOVDQU   (BX), X8
+	VMOVDQU64 (BX), X8
 
 ofbStreamAVX512GFNI_loop:
-	VMOVDQA             X8, X8
 	VPXORD              (AX), X8, X8
 	VPSHUFD             $0x50, X8, X9
 	VPSHUFD             $0xfa, X8, X8
@@ -3497,12 +3495,12 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VSHUFPS             $0xdd, X9, X8, X8
 	VPXORD              16(AX), X8, X8
-	VMOVDQU             X8, (CX)
-	VMOVDQA             X8, X8
+	VMOVDQU64           X8, (CX)
+	VMOVDQA64           X8, X8
 	ADDQ                $0x10, CX
 	DECQ                DX
 	JNZ                 ofbStreamAVX512GFNI_loop
-	VMOVDQU             X8, (BX)
+	VMOVDQU64           X8, (BX)
 	VZEROUPPER
 	RET
 
@@ -3527,7 +3525,7 @@ TEXT ·cbcMACAVX512GFNI(SB), NOSPLIT, $0-40
 	KMOVW     SI, K1
 	MOVQ      $0x00006ccc, SI
 	KMOVW     SI, K2
-	VMOVDQU   (BX), X8
+	VMOVDQU64 (BX), X8
 
 cbcMACAVX512GFNI_loop:
 	VPXORD              (CX), X8, X8
@@ -4192,10 +4190,10 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VSHUFPS             $0xdd, X9, X8, X8
 	VPXORD              16(AX), X8, X8
-	VMOVDQA             X8, X8
+	VMOVDQA64           X8, X8
 	ADDQ                $0x10, CX
 	DECQ                DX
 	JNZ                 cbcMACAVX512GFNI_loop
-	VMOVDQU             X8, (BX)
+	VMOVDQU64           X8, (BX)
 	VZEROUPPER
 	RET
