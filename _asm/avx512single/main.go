@@ -247,9 +247,10 @@ func kernel1(dec bool) {
 	k.ks = c.GP64()
 	c.Load(c.Param("ks"), k.ks)
 	src, dst := c.Load(c.Param("src"), c.GP64()), c.Load(c.Param("dst"), c.GP64())
-	k.setup()
+	// The block first: its load starts before the S-boxes'.
 	s := c.XMM()
 	c.VMOVDQU(operand.Mem{Base: src}, s)
+	k.setup()
 	c.VMOVDQU(k.block(s), operand.Mem{Base: dst})
 	c.VZEROUPPER()
 	c.RET()

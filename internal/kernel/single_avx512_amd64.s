@@ -55,42 +55,42 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	MOVQ                ks+0(FP), AX
 	MOVQ                src+16(FP), CX
 	MOVQ                dst+8(FP), DX
-	VMOVDQU64           160(AX), Z0
-	VMOVDQU64           288(AX), Z1
-	VMOVDQU64           416(AX), Z2
-	VMOVDQU64           544(AX), Z3
-	VMOVDQU64           672(AX), Z4
-	VMOVDQU64           800(AX), Z5
-	VMOVDQU64           928(AX), Z6
-	VMOVDQU64           1056(AX), Z7
-	MOVQ                $0x00005aaa, BX
-	KMOVW               BX, K1
-	MOVQ                $0x00006ccc, BX
-	KMOVW               BX, K2
-	VMOVDQU             (CX), X8
-	VPXORD              (AX), X8, X8
-	VPSHUFD             $0x50, X8, X9
-	VPSHUFD             $0xfa, X8, X8
+	VMOVDQU             (CX), X0
+	VMOVDQU64           160(AX), Z1
+	VMOVDQU64           288(AX), Z2
+	VMOVDQU64           416(AX), Z3
+	VMOVDQU64           544(AX), Z4
+	VMOVDQU64           672(AX), Z5
+	VMOVDQU64           800(AX), Z6
+	VMOVDQU64           928(AX), Z7
+	VMOVDQU64           1056(AX), Z8
+	MOVQ                $0x00005aaa, CX
+	KMOVW               CX, K1
+	MOVQ                $0x00006ccc, CX
+	KMOVW               CX, K2
+	VPXORD              (AX), X0, X0
+	VPSHUFD             $0x50, X0, X9
+	VPSHUFD             $0xfa, X0, X0
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -109,29 +109,29 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -155,24 +155,24 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -191,29 +191,29 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -237,24 +237,24 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -273,29 +273,29 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -319,24 +319,24 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -355,29 +355,29 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -401,24 +401,24 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -437,29 +437,29 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -483,24 +483,24 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -519,29 +519,29 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -565,24 +565,24 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -601,29 +601,29 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -647,24 +647,24 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -683,51 +683,51 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z0
-	VPERMI2B            352(AX), Z1, Z0
-	VPBLENDMB           X0, X10, K3, X10
-	VMOVDQA64           Z8, Z0
-	VPERMI2B            480(AX), Z2, Z0
-	VMOVDQA64           Z8, Z1
-	VPERMI2B            608(AX), Z3, Z1
-	VPBLENDMB           X1, X0, K3, X0
-	VMOVDQA64           Z8, Z1
-	VPERMI2B            736(AX), Z4, Z1
-	VMOVDQA64           Z8, Z2
-	VPERMI2B            864(AX), Z5, Z2
+	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z1
+	VPERMI2B            352(AX), Z2, Z1
+	VPBLENDMB           X1, X10, K3, X10
+	VMOVDQA64           Z0, Z1
+	VPERMI2B            480(AX), Z3, Z1
+	VMOVDQA64           Z0, Z2
+	VPERMI2B            608(AX), Z4, Z2
 	VPBLENDMB           X2, X1, K3, X1
-	VMOVDQA64           Z8, Z2
-	VPERMI2B            992(AX), Z6, Z2
-	VMOVDQA64           Z8, Z3
-	VPERMI2B            1120(AX), Z7, Z3
+	VMOVDQA64           Z0, Z2
+	VPERMI2B            736(AX), Z5, Z2
+	VMOVDQA64           Z0, Z3
+	VPERMI2B            864(AX), Z6, Z3
 	VPBLENDMB           X3, X2, K3, X2
-	VPBLENDMB           X0, X10, K1, X10
-	VPBLENDMB           X2, X1, K1, X1
-	VPBLENDMB           X1, X10, K2, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X0
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X1
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X2
-	VPXORD              X2, X1, X1
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X2
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X3
+	VMOVDQA64           Z0, Z3
+	VPERMI2B            992(AX), Z7, Z3
+	VMOVDQA64           Z0, Z4
+	VPERMI2B            1120(AX), Z8, Z4
+	VPBLENDMB           X4, X3, K3, X3
+	VPBLENDMB           X1, X10, K1, X10
+	VPBLENDMB           X3, X2, K1, X2
+	VPBLENDMB           X2, X10, K2, X10
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X1
+	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X2
+	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X3
 	VPXORD              X3, X2, X2
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X1, X1
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X2, X2
-	VPTERNLOGD          $0x96, X0, X2, X1
-	VPSHUFD             $0x50, 152(AX), X0
-	VPADDD              X1, X0, X0
-	VPSLLVQ             singleShifts<>+0(SB), X1, X1
-	VPADDD              X1, X0, X0
-	VPROLVD             singleRotPreEnc<>+0(SB), X9, X1
-	VPXORD              X0, X1, X1
-	VPROLVD             singleRotPostEnc<>+0(SB), X1, X1
-	VSHUFPS             $0xdd, X1, X8, X0
+	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X3
+	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X4
+	VPXORD              X4, X3, X3
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X2, X2
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X3, X3
+	VPTERNLOGD          $0x96, X1, X3, X2
+	VPSHUFD             $0x50, 152(AX), X1
+	VPADDD              X2, X1, X1
+	VPSLLVQ             singleShifts<>+0(SB), X2, X2
+	VPADDD              X2, X1, X1
+	VPROLVD             singleRotPreEnc<>+0(SB), X9, X2
+	VPXORD              X1, X2, X2
+	VPROLVD             singleRotPostEnc<>+0(SB), X2, X2
+	VSHUFPS             $0xdd, X2, X0, X0
 	VPXORD              16(AX), X0, X0
 	VMOVDQU             X0, (DX)
 	VZEROUPPER
@@ -740,42 +740,42 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	MOVQ                ks+0(FP), AX
 	MOVQ                src+16(FP), CX
 	MOVQ                dst+8(FP), DX
-	VMOVDQU64           160(AX), Z0
-	VMOVDQU64           288(AX), Z1
-	VMOVDQU64           416(AX), Z2
-	VMOVDQU64           544(AX), Z3
-	VMOVDQU64           672(AX), Z4
-	VMOVDQU64           800(AX), Z5
-	VMOVDQU64           928(AX), Z6
-	VMOVDQU64           1056(AX), Z7
-	MOVQ                $0x00005aaa, BX
-	KMOVW               BX, K1
-	MOVQ                $0x00006ccc, BX
-	KMOVW               BX, K2
-	VMOVDQU             (CX), X8
-	VPXORD              16(AX), X8, X8
-	VPSHUFD             $0x50, X8, X9
-	VPSHUFD             $0xfa, X8, X8
+	VMOVDQU             (CX), X0
+	VMOVDQU64           160(AX), Z1
+	VMOVDQU64           288(AX), Z2
+	VMOVDQU64           416(AX), Z3
+	VMOVDQU64           544(AX), Z4
+	VMOVDQU64           672(AX), Z5
+	VMOVDQU64           800(AX), Z6
+	VMOVDQU64           928(AX), Z7
+	VMOVDQU64           1056(AX), Z8
+	MOVQ                $0x00005aaa, CX
+	KMOVW               CX, K1
+	MOVQ                $0x00006ccc, CX
+	KMOVW               CX, K2
+	VPXORD              16(AX), X0, X0
+	VPSHUFD             $0x50, X0, X9
+	VPSHUFD             $0xfa, X0, X0
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -794,29 +794,29 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreDec<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostDec<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -840,24 +840,24 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -876,29 +876,29 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreDec<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostDec<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -922,24 +922,24 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -958,29 +958,29 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreDec<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostDec<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1004,24 +1004,24 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1040,29 +1040,29 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreDec<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostDec<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1086,24 +1086,24 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1122,29 +1122,29 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreDec<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostDec<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1168,24 +1168,24 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1204,29 +1204,29 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreDec<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostDec<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1250,24 +1250,24 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1286,29 +1286,29 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreDec<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostDec<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
-	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            480(AX), Z3, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            736(AX), Z4, Z12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            736(AX), Z5, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
-	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            992(AX), Z7, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1332,24 +1332,24 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
-	VPERMI2B            224(AX), Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
+	VPERMI2B            352(AX), Z2, Z11
 	VPBLENDMB           X11, X10, K3, X10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            480(AX), Z2, Z11
+	VPERMI2B            480(AX), Z3, Z11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
+	VPERMI2B            608(AX), Z4, Z12
 	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
-	VPERMI2B            736(AX), Z4, Z12
+	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
+	VPERMI2B            864(AX), Z6, Z13
 	VPBLENDMB           X13, X12, K3, X12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            992(AX), Z6, Z13
+	VPERMI2B            992(AX), Z7, Z13
 	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
+	VPERMI2B            1120(AX), Z8, Z14
 	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
@@ -1368,51 +1368,51 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPADDD              X10, X11, X11
 	VPSLLVQ             singleShifts<>+0(SB), X10, X10
 	VPADDD              X10, X11, X11
-	VPROLVD             singleRotPreDec<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
-	VPROLVD             singleRotPostDec<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
-	VMOVDQA64           Z8, Z10
-	VPERMI2B            224(AX), Z0, Z10
-	VMOVDQA64           Z8, Z0
-	VPERMI2B            352(AX), Z1, Z0
-	VPBLENDMB           X0, X10, K3, X10
-	VMOVDQA64           Z8, Z0
-	VPERMI2B            480(AX), Z2, Z0
-	VMOVDQA64           Z8, Z1
-	VPERMI2B            608(AX), Z3, Z1
-	VPBLENDMB           X1, X0, K3, X0
-	VMOVDQA64           Z8, Z1
-	VPERMI2B            736(AX), Z4, Z1
-	VMOVDQA64           Z8, Z2
-	VPERMI2B            864(AX), Z5, Z2
+	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
+	VPXORD              X11, X0, X0
+	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
+	VPMOVB2M            X0, K3
+	VMOVDQA64           Z0, Z10
+	VPERMI2B            224(AX), Z1, Z10
+	VMOVDQA64           Z0, Z1
+	VPERMI2B            352(AX), Z2, Z1
+	VPBLENDMB           X1, X10, K3, X10
+	VMOVDQA64           Z0, Z1
+	VPERMI2B            480(AX), Z3, Z1
+	VMOVDQA64           Z0, Z2
+	VPERMI2B            608(AX), Z4, Z2
 	VPBLENDMB           X2, X1, K3, X1
-	VMOVDQA64           Z8, Z2
-	VPERMI2B            992(AX), Z6, Z2
-	VMOVDQA64           Z8, Z3
-	VPERMI2B            1120(AX), Z7, Z3
+	VMOVDQA64           Z0, Z2
+	VPERMI2B            736(AX), Z5, Z2
+	VMOVDQA64           Z0, Z3
+	VPERMI2B            864(AX), Z6, Z3
 	VPBLENDMB           X3, X2, K3, X2
-	VPBLENDMB           X0, X10, K1, X10
-	VPBLENDMB           X2, X1, K1, X1
-	VPBLENDMB           X1, X10, K2, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X0
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X1
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X2
-	VPXORD              X2, X1, X1
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X2
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X3
+	VMOVDQA64           Z0, Z3
+	VPERMI2B            992(AX), Z7, Z3
+	VMOVDQA64           Z0, Z4
+	VPERMI2B            1120(AX), Z8, Z4
+	VPBLENDMB           X4, X3, K3, X3
+	VPBLENDMB           X1, X10, K1, X10
+	VPBLENDMB           X3, X2, K1, X2
+	VPBLENDMB           X2, X10, K2, X10
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X1
+	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X2
+	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X3
 	VPXORD              X3, X2, X2
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X1, X1
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X2, X2
-	VPTERNLOGD          $0x96, X0, X2, X1
-	VPSHUFD             $0x50, 32(AX), X0
-	VPADDD              X1, X0, X0
-	VPSLLVQ             singleShifts<>+0(SB), X1, X1
-	VPADDD              X1, X0, X0
-	VPROLVD             singleRotPreDec<>+0(SB), X9, X1
-	VPXORD              X0, X1, X1
-	VPROLVD             singleRotPostDec<>+0(SB), X1, X1
-	VSHUFPS             $0xdd, X1, X8, X0
+	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X3
+	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X4
+	VPXORD              X4, X3, X3
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X2, X2
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X3, X3
+	VPTERNLOGD          $0x96, X1, X3, X2
+	VPSHUFD             $0x50, 32(AX), X1
+	VPADDD              X2, X1, X1
+	VPSLLVQ             singleShifts<>+0(SB), X2, X2
+	VPADDD              X2, X1, X1
+	VPROLVD             singleRotPreDec<>+0(SB), X9, X2
+	VPXORD              X1, X2, X2
+	VPROLVD             singleRotPostDec<>+0(SB), X2, X2
+	VSHUFPS             $0xdd, X2, X0, X0
 	VPXORD              (AX), X0, X0
 	VMOVDQU             X0, (DX)
 	VZEROUPPER
