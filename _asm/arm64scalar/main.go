@@ -1,5 +1,6 @@
 // Command arm64scalar generates internal/kernel/scalar_arm64.s, the 1-way
-// and 2-way arm64 Twofish table kernels. Run it through go generate in the
+// and 2-way arm64 Twofish table kernels and the 1-way kernel's chain
+// kernels for the serial modes (chain.go). Run it through go generate in the
 // package directory:
 //
 //	go run -C ../../_asm/arm64scalar . -out ../../internal/kernel/scalar_arm64.s
@@ -25,6 +26,7 @@ import (
 	"fmt"
 
 	"github.com/twofish-go/twofish/_asm/internal/a64"
+	"github.com/twofish-go/twofish/_asm/internal/serial"
 )
 
 func main() {
@@ -34,10 +36,13 @@ func main() {
 				kernel(f, lanes, dec)
 			}
 		}
+		for _, m := range serial.Modes {
+			chainKernel(f, m)
+		}
 	})
 }
 
-// Registers shared by the lanes.
+// Registers shared by the lanes (and the chain kernels, chain.go).
 const (
 	t   = "R0" // the tables, and the base of s[0]
 	dst = "R1"
@@ -56,7 +61,7 @@ type lane struct {
 }
 
 // The lanes' registers: with one lane, eight temporaries; with two, four
-// each. R4 is left spare.
+// each. R4 is left to the chain kernels (chain.go).
 var lanesOf = map[int][]lane{
 	1: {{"R9", "R10", "R11", "R12", []string{"R13", "R14", "R15", "R16", "R17", "R19", "R20", "R21"}}},
 	2: {
@@ -161,6 +166,22 @@ func (s *stream) whiten(l lane, sk int, w [4]string) {
 	}
 }
 
+// rounds emits the sixteen rounds of lane l's block, between the
+// whitenings.
+func (s *stream) rounds(l lane, dec bool) {
+	if dec {
+		for r := 36; r >= 8; r -= 4 {
+			s.half(l, l.c, l.d, l.a, l.b, r+2, true)
+			s.half(l, l.a, l.b, l.c, l.d, r, true)
+		}
+		return
+	}
+	for r := 8; r < 40; r += 4 {
+		s.half(l, l.a, l.b, l.c, l.d, r, false)
+		s.half(l, l.c, l.d, l.a, l.b, r+2, false)
+	}
+}
+
 // block emits lane j's whole block, from loading it to storing it.
 func block(l lane, j int, dec bool) stream {
 	var s stream
@@ -175,17 +196,7 @@ func block(l lane, j int, dec bool) stream {
 	s.i("LDPW", fmt.Sprintf("%d(%s)", off, src), fmt.Sprintf("(%s, %s)", in[0], in[1]))
 	s.i("LDPW", fmt.Sprintf("%d(%s)", off+8, src), fmt.Sprintf("(%s, %s)", in[2], in[3]))
 	s.whiten(l, inKey, in)
-	if dec {
-		for r := 36; r >= 8; r -= 4 {
-			s.half(l, l.c, l.d, l.a, l.b, r+2, true)
-			s.half(l, l.a, l.b, l.c, l.d, r, true)
-		}
-	} else {
-		for r := 8; r < 40; r += 4 {
-			s.half(l, l.a, l.b, l.c, l.d, r, false)
-			s.half(l, l.c, l.d, l.a, l.b, r+2, false)
-		}
-	}
+	s.rounds(l, dec)
 	s.whiten(l, outKey, out)
 	s.i("STPW", fmt.Sprintf("(%s, %s)", out[0], out[1]), fmt.Sprintf("%d(%s)", off, dst))
 	s.i("STPW", fmt.Sprintf("(%s, %s)", out[2], out[3]), fmt.Sprintf("%d(%s)", off+8, dst))

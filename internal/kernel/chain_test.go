@@ -14,11 +14,11 @@ func (m ChainMode) String() string {
 }
 
 // hasChain reports whether c should run the chained modes in one call:
-// where amd64-1way, avx512-gfni or avx2-ct, in an assembly build the
-// kernels with chain kernels, takes its single blocks.
+// where amd64-1way, avx512-gfni, avx2-ct or arm64-1way, in an assembly
+// build the kernels with chain kernels, takes its single blocks.
 func hasChain(c *Cipher) bool {
 	switch c.plan.Single.Name {
-	case "amd64-1way", "avx512-gfni", "avx2-ct":
+	case "amd64-1way", "avx512-gfni", "avx2-ct", "arm64-1way":
 		return true
 	}
 	return false

@@ -32,3 +32,22 @@ func encryptBlocks2x(t *Tables, ks *Schedule, dst, src *byte, n int)
 //
 //go:noescape
 func decryptBlocks2x(t *Tables, ks *Schedule, dst, src *byte, n int)
+
+// The chain kernels run n > 0 blocks of a serial mode with the chain value
+// s in registers, which they leave updated (ChainMode; _asm/arm64scalar's
+// chain.go): cbcEncrypt1x s = E(s ^ P[i]), C[i] = s; cfbEncrypt1x
+// s = E(s) ^ P[i], C[i] = s; ofbStream1x s = E(s), K[i] = s, reading no
+// src; cbcMAC1x s = E(s ^ M[i]), writing no dst. Implemented in
+// scalar_arm64.s.
+
+//go:noescape
+func cbcEncrypt1x(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cfbEncrypt1x(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func ofbStream1x(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
+
+//go:noescape
+func cbcMAC1x(t *Tables, ks *Schedule, dst, src *byte, n int, s *[BlockSize]byte)
