@@ -54,8 +54,12 @@ import (
 func main() {
 	a64.Main("arm64neon", func(f *a64.File) {
 		constants(f)
+		singleConstants(f)
 		for _, dec := range []bool{false, true} {
 			kernel(f, dec)
+		}
+		for _, dec := range []bool{false, true} {
+			singleKernel(f, dec)
 		}
 	})
 }

@@ -11,8 +11,9 @@ package kernel
 var (
 	// ARM64NEON is the constant-time 16-way NEON kernel
 	// (kernels_neon_arm64.go), which needs ASIMD. It takes any number of
-	// blocks itself, padding the last group, so that no block of its
-	// ladder reaches a kernel that looks tables up.
+	// blocks itself, a last single block with its single-block kernel and
+	// a longer rest padded to a group, so that no block of its ladder
+	// reaches a kernel that looks tables up.
 	ARM64NEON = &Kernel{Name: "arm64-neon", Blocks: neonBlocks, ConstantTime: true, sliced: true}
 	// The table kernels need only baseline arm64.
 	//
@@ -68,15 +69,17 @@ func EncryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { encryptBlocks1x(t
 func DecryptBlock1x(t *Tables, ks *Schedule, dst, src *byte) { decryptBlocks1x(t, ks, dst, src, 1) }
 
 // EncryptBlockNEON encrypts the first block of src with the arm64-neon
-// kernel, padded to its group.
+// single-block kernel.
 func EncryptBlockNEON(ks *Schedule, dst, src []byte) {
-	cryptNEON(ks, dst[:BlockSize], src[:BlockSize], false)
+	_, _ = dst[BlockSize-1], src[BlockSize-1]
+	encryptBlock1NEON(ks, &dst[0], &src[0])
 }
 
 // DecryptBlockNEON decrypts the first block of src with the arm64-neon
-// kernel.
+// single-block kernel.
 func DecryptBlockNEON(ks *Schedule, dst, src []byte) {
-	cryptNEON(ks, dst[:BlockSize], src[:BlockSize], true)
+	_, _ = dst[BlockSize-1], src[BlockSize-1]
+	decryptBlock1NEON(ks, &dst[0], &src[0])
 }
 
 // The Go side of the kernels: the length checks happen here, so the
