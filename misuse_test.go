@@ -46,6 +46,9 @@ func TestMisuseMatrix(t *testing.T) {
 		// Only the first len(src) bytes of dst are output, as in
 		// crypto/cipher: the rest may overlap src.
 		{"dst past src", func(a []byte) []byte { return a[:48] }, func(a []byte) []byte { return a[32:48] }},
+		// A single shared byte is an overlap, at either end.
+		{"dst from src's last byte", func(a []byte) []byte { return a[15:31] }, func(a []byte) []byte { return a[:16] }},
+		{"dst up to src's first byte", func(a []byte) []byte { return a[:16] }, func(a []byte) []byte { return a[15:31] }},
 	}
 	c := mustCipher(t, make([]byte, 16), autoName())
 	x, _ := NewXTS(make([]byte, 32))
@@ -55,16 +58,18 @@ func TestMisuseMatrix(t *testing.T) {
 		f    func(dst, src []byte)
 		want []string // one per shape
 	}{
-		{"Encrypt", c.Encrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay}},
-		{"Decrypt", c.Decrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay}},
-		{"ECB", NewECBEncrypter(c).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"CBC-enc", NewCBCEncrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"CBC-dec", NewCBCDecrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"CTR", NewCTR(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"CFB-enc", NewCFBEncrypter(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"OFB", NewOFB(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"XTS-enc", func(d, s []byte) { x.Encrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsCtSmall, okay, okay, xtsCtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay}},
-		{"XTS-dec", func(d, s []byte) { x.Decrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsPtSmall, okay, okay, xtsPtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay}},
+		{"Encrypt", c.Encrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay, overlap, overlap}},
+		{"Decrypt", c.Decrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay, overlap, overlap}},
+		{"ECB-enc", NewECBEncrypter(c).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"ECB-dec", NewECBDecrypter(c).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CBC-enc", NewCBCEncrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CBC-dec", NewCBCDecrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CTR", NewCTR(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CFB-enc", NewCFBEncrypter(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CFB-dec", NewCFBDecrypter(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"OFB", NewOFB(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"XTS-enc", func(d, s []byte) { x.Encrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsCtSmall, okay, okay, xtsCtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay, xtsAlias, xtsAlias}},
+		{"XTS-dec", func(d, s []byte) { x.Decrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsPtSmall, okay, okay, xtsPtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay, xtsAlias, xtsAlias}},
 	}
 	for _, op := range ops {
 		for i, sh := range shapes {
