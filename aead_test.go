@@ -450,6 +450,7 @@ func TestAEADMisuse(t *testing.T) {
 			expectPanic(t, wrongNonce, func() { a.Seal(nil, nonce[1:], nil, nil) })
 			expectPanic(t, wrongNonce, func() { a.Seal(nil, append(nonce, 0), nil, nil) })
 			expectPanic(t, wrongNonce, func() { a.Open(nil, nonce[1:], make([]byte, 32), nil) })
+			expectPanic(t, wrongNonce, func() { a.Open(nil, append(nonce, 0), make([]byte, 32), nil) })
 			buf := make([]byte, 200)
 			// Output one byte after the input: inexact overlap.
 			expectPanic(t, overlapIn, func() { a.Seal(buf[1:1], nonce, buf[:64], nil) })
