@@ -141,6 +141,12 @@ func TestGCMCounterWraps(t *testing.T) {
 			// ff ff ff ff, and one whose last block would wrap.
 			{0xffffffff - fusedBytes/BlockSize, fusedBytes + 5*BlockSize + 3},
 			{0xffffffff - fusedBytes/BlockSize + 1, fusedBytes + 5*BlockSize + 3},
+			// The same with two groups, which the fused run keeps together
+			// (one alone it leaves to the key stream's call, to pair it
+			// with the blocks after it): the run's last block takes
+			// counter ff ff ff ff, or the run would wrap by one block.
+			{0xffffffff - 2*fusedBytes/BlockSize, 2*fusedBytes + 5*BlockSize + 3},
+			{0xffffffff - 2*fusedBytes/BlockSize + 1, 2*fusedBytes + 5*BlockSize + 3},
 		} {
 			last := tc.last
 			var j0 [BlockSize]byte
