@@ -141,6 +141,12 @@ func TestGCMCounterWraps(t *testing.T) {
 			// ff ff ff ff, and one whose last block would wrap.
 			{0xffffffff - fusedBytes/BlockSize, fusedBytes + 5*BlockSize + 3},
 			{0xffffffff - fusedBytes/BlockSize + 1, fusedBytes + 5*BlockSize + 3},
+			// The same with two groups, which the fused run keeps together
+			// (one alone it leaves to the key stream's call, to pair it
+			// with the blocks after it): the run's last block takes
+			// counter ff ff ff ff, or the run would wrap by one block.
+			{0xffffffff - 2*fusedBytes/BlockSize, 2*fusedBytes + 5*BlockSize + 3},
+			{0xffffffff - 2*fusedBytes/BlockSize + 1, 2*fusedBytes + 5*BlockSize + 3},
 		} {
 			last := tc.last
 			var j0 [BlockSize]byte
@@ -402,34 +408,44 @@ func TestAEADTamper(t *testing.T) {
 	}
 }
 
-// TestAEADOpenWipes checks that a failed Open zeros the bytes it wrote:
-// GCM and OCB decrypt before they know the tag is wrong.
+// TestAEADOpenWipes checks what a failed Open leaves in dst, for every
+// tag size and lengths from none to a run of the fused kernels: dst's
+// bytes before the output untouched, and the output zeroed, as
+// crypto/cipher's GCM leaves it, by GCM and OCB, which decrypt before they
+// know the tag is wrong, and untouched by EAX, which checks the tag first.
+// In place, the plaintext GCM and OCB wrote over the ciphertext is zeroed
+// too.
 func TestAEADOpenWipes(t *testing.T) {
 	for _, m := range aeadModes {
 		r := testRand(t)
 		c := mustCipher(t, randBytes(r, 16), autoName())
-		a := mustAEAD(t, m, c, m.nonces[0], m.tags[0])
-		nonce, pt := randBytes(r, m.nonces[0]), randBytes(r, 1000)
-		ct := a.Seal(nil, nonce, pt, nil)
-		ct[len(ct)-1] ^= 1
-		dst := make([]byte, len(pt))
-		for i := range dst {
-			dst[i] = 0xAA
-		}
-		if _, err := a.Open(dst[:0], nonce, ct, nil); err == nil {
-			t.Fatalf("%s: Open accepted a bad tag", m.name)
-		}
-		for i, b := range dst {
-			if b != 0 && b != 0xAA {
-				t.Fatalf("%s: byte %d of dst is neither wiped nor untouched after a failed Open", m.name, i)
+		for _, ts := range m.tags {
+			a := mustAEAD(t, m, c, m.nonces[0], ts)
+			for _, n := range []int{0, 1, 15, 16, 17, 1000, 130*BlockSize + 5} {
+				what := fmt.Sprintf("%s, %d-byte tag, %d bytes", m.name, ts, n)
+				nonce, pt := randBytes(r, m.nonces[0]), randBytes(r, n)
+				ct := a.Seal(nil, nonce, pt, nil)
+				ct[len(ct)-1] ^= 1
+				const prefix = "kept"
+				dst := bytes.Repeat([]byte{0xAA}, len(prefix)+n)
+				copy(dst, prefix)
+				if _, err := a.Open(dst[:len(prefix)], nonce, ct, nil); err == nil {
+					t.Fatalf("%s: Open accepted a bad tag", what)
+				}
+				want := bytes.Repeat([]byte{0}, n)
+				if m.name == "EAX" {
+					want = bytes.Repeat([]byte{0xAA}, n)
+				}
+				if string(dst[:len(prefix)]) != prefix || !bytes.Equal(dst[len(prefix):], want) {
+					t.Fatalf("%s: a failed Open leaves dst %x, want %q then %x", what, dst, prefix, want)
+				}
+				if _, err := a.Open(ct[:0], nonce, ct, nil); err == nil {
+					t.Fatalf("%s: in-place Open accepted a bad tag", what)
+				}
+				if m.name != "EAX" && !bytes.Equal(ct[:n], want) {
+					t.Fatalf("%s: in-place Open left data behind after a bad tag", what)
+				}
 			}
-		}
-		// In place: the ciphertext itself is overwritten, with zeros.
-		if _, err := a.Open(ct[:0], nonce, ct, nil); err == nil {
-			t.Fatalf("%s: Open accepted a bad tag", m.name)
-		}
-		if m.name != "EAX" && !bytes.Equal(ct[:len(pt)], make([]byte, len(pt))) {
-			t.Fatalf("%s: in-place Open left data behind after a bad tag", m.name)
 		}
 	}
 }
@@ -450,6 +466,7 @@ func TestAEADMisuse(t *testing.T) {
 			expectPanic(t, wrongNonce, func() { a.Seal(nil, nonce[1:], nil, nil) })
 			expectPanic(t, wrongNonce, func() { a.Seal(nil, append(nonce, 0), nil, nil) })
 			expectPanic(t, wrongNonce, func() { a.Open(nil, nonce[1:], make([]byte, 32), nil) })
+			expectPanic(t, wrongNonce, func() { a.Open(nil, append(nonce, 0), make([]byte, 32), nil) })
 			buf := make([]byte, 200)
 			// Output one byte after the input: inexact overlap.
 			expectPanic(t, overlapIn, func() { a.Seal(buf[1:1], nonce, buf[:64], nil) })

@@ -46,6 +46,9 @@ func TestMisuseMatrix(t *testing.T) {
 		// Only the first len(src) bytes of dst are output, as in
 		// crypto/cipher: the rest may overlap src.
 		{"dst past src", func(a []byte) []byte { return a[:48] }, func(a []byte) []byte { return a[32:48] }},
+		// A single shared byte is an overlap, at either end.
+		{"dst from src's last byte", func(a []byte) []byte { return a[15:31] }, func(a []byte) []byte { return a[:16] }},
+		{"dst up to src's first byte", func(a []byte) []byte { return a[:16] }, func(a []byte) []byte { return a[15:31] }},
 	}
 	c := mustCipher(t, make([]byte, 16), autoName())
 	x, _ := NewXTS(make([]byte, 32))
@@ -55,16 +58,18 @@ func TestMisuseMatrix(t *testing.T) {
 		f    func(dst, src []byte)
 		want []string // one per shape
 	}{
-		{"Encrypt", c.Encrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay}},
-		{"Decrypt", c.Decrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay}},
-		{"ECB", NewECBEncrypter(c).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"CBC-enc", NewCBCEncrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"CBC-dec", NewCBCDecrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"CTR", NewCTR(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"CFB-enc", NewCFBEncrypter(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"OFB", NewOFB(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay}},
-		{"XTS-enc", func(d, s []byte) { x.Encrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsCtSmall, okay, okay, xtsCtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay}},
-		{"XTS-dec", func(d, s []byte) { x.Decrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsPtSmall, okay, okay, xtsPtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay}},
+		{"Encrypt", c.Encrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay, overlap, overlap}},
+		{"Decrypt", c.Decrypt, []string{inBlock, inBlock, inBlock, outBlock, okay, okay, outBlock, okay, overlap, overlap, overlap, okay, overlap, overlap}},
+		{"ECB-enc", NewECBEncrypter(c).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"ECB-dec", NewECBDecrypter(c).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CBC-enc", NewCBCEncrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CBC-dec", NewCBCDecrypter(c, iv).CryptBlocks, []string{okay, okay, notFull, outSmall, okay, notFull, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CTR", NewCTR(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CFB-enc", NewCFBEncrypter(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"CFB-dec", NewCFBDecrypter(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"OFB", NewOFB(c, iv).XORKeyStream, []string{okay, okay, okay, outSmall, okay, okay, outSmall, okay, modeAlias, modeAlias, modeAlias, okay, modeAlias, modeAlias}},
+		{"XTS-enc", func(d, s []byte) { x.Encrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsCtSmall, okay, okay, xtsCtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay, xtsAlias, xtsAlias}},
+		{"XTS-dec", func(d, s []byte) { x.Decrypt(d, s, 0) }, []string{xtsShort, xtsShort, xtsShort, xtsPtSmall, okay, okay, xtsPtSmall, okay, xtsAlias, xtsAlias, xtsAlias, okay, xtsAlias, xtsAlias}},
 	}
 	for _, op := range ops {
 		for i, sh := range shapes {
@@ -109,4 +114,123 @@ func checkState(t *testing.T, c *Cipher, x *XTS) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("XTS gives a different answer after misuse")
 	}
+}
+
+// TestMisuseLongRuns checks the misuse panics of every mode, of XTS and of
+// every AEAD on runs long enough for their fast paths (two groups of the
+// fused kernels and a padded rest, the chain kernels, XTS's sector halves,
+// GCM's and OCB's batches), with every implementation and NewCipher's
+// plan: an output that shares a single byte with the input at either end,
+// or all of it but one, or a dst one byte short, panics before anything is
+// written, so the buffers hold what they held; and a mode goes on
+// afterwards as a new one would.
+func TestMisuseLongRuns(t *testing.T) {
+	const (
+		blocks     = 160 * BlockSize // 2 groups and 32 blocks; 5 sectors of 512 bytes
+		streams    = blocks + 5      // and a partial block, stolen in XTS
+		modeAlias  = "crypto/cipher: invalid buffer overlap"
+		outSmall   = "crypto/cipher: output smaller than input"
+		aeadAlias  = "crypto/cipher: invalid buffer overlap of output and input"
+		xtsAlias   = "xts: invalid buffer overlap"
+		xtsCtSmall = "xts: ciphertext is smaller than plaintext"
+		xtsPtSmall = "xts: plaintext is smaller than ciphertext"
+		in         = 2 * streams // where the input starts in the arena
+	)
+	// Where each shape starts an output of out bytes, against an input of
+	// n bytes at in.
+	shapes := []struct {
+		name  string
+		start func(n, out int) int
+	}{
+		{"output up to the input's first byte", func(n, out int) int { return in - out + 1 }},
+		{"output from the input's last byte", func(n, out int) int { return in + n - 1 }},
+		{"output a byte after the input", func(n, out int) int { return in + 1 }},
+		{"output a byte before the input", func(n, out int) int { return in - 1 }},
+	}
+	type op struct {
+		name           string
+		n, out         int    // the input's and the output's lengths
+		aead           bool   // Seal or Open, which append to dst
+		overlap, short string // the panics; "" where a short dst cannot be
+		f              func(dst, src []byte)
+		fresh          func(dst, src []byte) // f of a new mode; nil without state
+	}
+	check := func(t *testing.T, c *Cipher, x *XTS) {
+		r := testRand(t)
+		iv := randBytes(r, BlockSize)
+		var ops []op
+		for _, mc := range modeCases {
+			n := streams
+			if mc.blockMode {
+				n = blocks
+			}
+			m := mc.ours(c, iv)
+			ops = append(ops, op{mc.name, n, n, false, modeAlias, outSmall,
+				func(d, s []byte) { crypt(m, d, s) },
+				func(d, s []byte) { crypt(mc.ours(c, iv), d, s) }})
+		}
+		ops = append(ops,
+			op{"XTS-enc", streams, streams, false, xtsAlias, xtsCtSmall, func(d, s []byte) { x.Encrypt(d, s, 7) }, nil},
+			op{"XTS-dec", streams, streams, false, xtsAlias, xtsPtSmall, func(d, s []byte) { x.Decrypt(d, s, 7) }, nil},
+			op{"XTS-sectors-enc", blocks, blocks, false, xtsAlias, xtsCtSmall, func(d, s []byte) { x.EncryptSectors(d, s, 512, 7) }, nil},
+			op{"XTS-sectors-dec", blocks, blocks, false, xtsAlias, xtsPtSmall, func(d, s []byte) { x.DecryptSectors(d, s, 512, 7) }, nil})
+		for _, m := range aeadModes {
+			a := mustAEAD(t, m, c, m.nonces[0], m.tags[0])
+			nonce := randBytes(r, m.nonces[0])
+			ops = append(ops,
+				op{m.name + "-seal", streams, streams + a.Overhead(), true, aeadAlias, "", func(d, s []byte) { a.Seal(d, nonce, s, nil) }, nil},
+				op{m.name + "-open", streams, streams - a.Overhead(), true, aeadAlias, "", func(d, s []byte) { a.Open(d, nonce, s, nil) }, nil})
+		}
+		arena := make([]byte, 4*streams+2*BlockSize)
+		for _, o := range ops {
+			try := func(what, want string, dst, src []byte) {
+				before := randBytes(r, len(arena))
+				copy(arena, before)
+				func() {
+					defer func() {
+						if got := fmt.Sprint(recover()); got != want {
+							t.Errorf("%s, %s: panic %q, want %q", o.name, what, got, want)
+						}
+					}()
+					o.f(dst, src)
+				}()
+				if !bytes.Equal(arena, before) {
+					t.Errorf("%s, %s: the buffers changed before the panic", o.name, what)
+				}
+			}
+			src := arena[in : in+o.n]
+			for _, sh := range shapes {
+				start := sh.start(o.n, o.out)
+				dst := arena[start : start+o.out]
+				if o.aead {
+					dst = dst[:0] // the output is in its capacity
+				}
+				try(sh.name, o.overlap, dst, src)
+			}
+			if o.short != "" {
+				try("dst one byte short", o.short, arena[:o.n-1], src)
+			}
+			if o.fresh != nil {
+				src := randBytes(r, o.n)
+				got, want := make([]byte, o.n), make([]byte, o.n)
+				o.f(got, src)
+				o.fresh(want, src)
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s: after the panics, differs from a new one", o.name)
+				}
+			}
+		}
+	}
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		x, err := NewXTSImpl(make([]byte, 64), impl.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, mustCipher(t, make([]byte, 32), impl.Name), x)
+	})
+	t.Run("NewCipher", func(t *testing.T) {
+		c, _ := NewCipher(make([]byte, 32))
+		x, _ := NewXTS(make([]byte, 64))
+		check(t, c, x)
+	})
 }

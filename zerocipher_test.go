@@ -8,7 +8,8 @@ import (
 // TestZeroCipherFailsClosed checks that a Cipher no constructor made (the
 // zero value, or &Cipher{}) never passes data through without a key: every
 // method, every mode built on it, and crypto/cipher's modes that find its
-// fast paths panic with errNoKey. A zero XTS panics likewise.
+// fast paths panic with errNoKey, this package's mode constructors
+// already. A zero XTS panics likewise.
 func TestZeroCipherFailsClosed(t *testing.T) {
 	const xtsNoKey = "twofish: use of an XTS without a key (make one with NewXTS)"
 	iv := make([]byte, BlockSize)
@@ -38,6 +39,10 @@ func TestZeroCipherFailsClosed(t *testing.T) {
 		}
 		for _, op := range ops {
 			t.Run(op.name, func(t *testing.T) { expectPanic(t, errNoKey, op.f) })
+		}
+		// The mode constructors panic themselves, before any data.
+		for _, mc := range modeCases {
+			t.Run(mc.name+" constructor", func(t *testing.T) { expectPanic(t, errNoKey, func() { mc.ours(c, iv) }) })
 		}
 	}
 	var x XTS
