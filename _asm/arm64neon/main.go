@@ -38,6 +38,9 @@
 // pipes less than single stores). Blocks are loaded and stored with LD4
 // and ST4 on 32-bit lanes, which transpose four blocks into words.
 //
+// The single-block kernels (single.go) keep the same rules for one block
+// held in registers, without a scratch area, a count or a branch.
+//
 // Every memory operand is a pointer plus a constant (or a post-increment
 // by a constant): the schedule, the data, the scratch area and the
 // constants. The functions never name R29 or R30 and have no frame

@@ -18,8 +18,9 @@
 // The 1-way kernel gives each of a round's eight look-ups its own register,
 // so that even an in-order core issues them back to back; the 2-way
 // kernel, with two blocks' state to keep, computes each g function in four
-// registers. Neither writes R29 or R30 nor has a frame (package a64
-// checks), so frame-pointer unwinding works through them.
+// registers. No kernel (the chain kernels included) writes R29 or R30 or
+// has a frame (package a64 checks), so frame-pointer unwinding works
+// through them.
 package main
 
 import (

@@ -15,8 +15,9 @@ import (
 // besides the data flush against a page that faults, after and before it:
 // the table kernels (arm64-1way, arm64-2way) with their tables (4096
 // bytes) and subkeys (160 bytes) apart, as a Cipher whose tables are built
-// on use holds them, and arm64-neon with its schedule (the subkeys and the
-// byte-sliced S-boxes, 1184 bytes) and its scratch area (256 bytes). They
+// on use holds them, and arm64-neon's 16-way kernels with its schedule (the
+// subkeys and the byte-sliced S-boxes, 1184 bytes) and its scratch area
+// (256 bytes), and its single-block kernels with the schedule alone. They
 // must read and write nothing outside them. (TestGuardPages guards the
 // data.)
 func TestARM64KeyMaterialGuarded(t *testing.T) {
@@ -52,6 +53,9 @@ func TestARM64KeyMaterialGuarded(t *testing.T) {
 				{"Blocks16NEON", ARM64NEON,
 					func(d, s []byte) { encryptBlocks16NEON(sks, &d[0], &s[0], 2, st) },
 					func(d, s []byte) { decryptBlocks16NEON(sks, &d[0], &s[0], 2, st) }, 32},
+				{"Block1NEON", ARM64NEON,
+					func(d, s []byte) { encryptBlock1NEON(sks, &d[0], &s[0]) },
+					func(d, s []byte) { decryptBlock1NEON(sks, &d[0], &s[0]) }, 1},
 			} {
 				if !k.kernel.Supported {
 					skipUnsupported(t, k.kernel.Name)
@@ -64,6 +68,55 @@ func TestARM64KeyMaterialGuarded(t *testing.T) {
 				}
 				if k.dec(got, want[:n]); !bytes.Equal(got, src[:n]) {
 					t.Fatalf("%s: guarded decryption differs from generic", what)
+				}
+			}
+		}
+	}
+}
+
+// TestARM64ChainKeyMaterialGuarded runs arm64-1way's chain kernels, every
+// mode, with what they read besides the data flush against a page that
+// faults, after and before it: the tables (4096 bytes), the subkeys (160
+// bytes) and the chain value (16 bytes), which they read at the start and
+// write back at the end. They must read and write nothing outside them, and
+// give what the mode a block at a time with generic gives. (TestChainGuarded
+// guards the data.)
+func TestARM64ChainKeyMaterialGuarded(t *testing.T) {
+	r := testRand(t)
+	const n = 3
+	for _, size := range keySizes {
+		key := randBytes(r, size)
+		ref := newCipher(key, Generic)
+		src := randBytes(r, n*BlockSize)
+		iv := randBytes(r, BlockSize)
+		for _, atEnd := range []bool{true, false} {
+			place := func(n int) unsafe.Pointer { return unsafe.Pointer(&guardpage.Flush(t, n, atEnd)[0]) }
+			tb := (*Tables)(place(4096))
+			*tb = *ref.t.Load()
+			ks := (*Schedule)(place(160))
+			ks.k = ref.ks.k
+			s := (*[BlockSize]byte)(place(BlockSize))
+			for _, m := range chainModes {
+				what := fmt.Sprintf("%v, %d-bit key, key material at the end of its page %v", m, 8*size, atEnd)
+				var ws [BlockSize]byte
+				copy(ws[:], iv)
+				copy(s[:], iv)
+				want := make([]byte, n*BlockSize)
+				chainByBlocks(ref, m, want, src, &ws, n)
+				got := make([]byte, n*BlockSize)
+				d, p := &got[0], &src[0]
+				switch m {
+				case ChainOFB:
+					p = nil
+				case ChainMAC:
+					d = nil
+				}
+				runChain(ARM64x1, ks, tb, m, d, p, n, s)
+				if *s != ws {
+					t.Fatalf("%s: guarded chain value %x, want %x", what, *s, ws)
+				}
+				if m != ChainMAC && !bytes.Equal(got, want) {
+					t.Fatalf("%s: guarded output differs from the mode a block at a time", what)
 				}
 			}
 		}

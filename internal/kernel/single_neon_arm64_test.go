@@ -36,3 +36,37 @@ func TestSingleNEON(t *testing.T) {
 		})
 	}
 }
+
+// TestSingleNEONShort passes EncryptBlockNEON and DecryptBlockNEON a
+// destination or a source a byte short of a block, in front of spare
+// capacity: each panics before the kernel reads or writes a byte, and
+// leaves the destination and the capacity behind it as they were.
+func TestSingleNEONShort(t *testing.T) {
+	if !ARM64NEON.Supported {
+		t.Skip("this CPU has no ASIMD")
+	}
+	c := newCipher(randBytes(testRand(t), 32), ARM64NEON)
+	for _, f := range []struct {
+		name string
+		run  func(ks *Schedule, dst, src []byte)
+	}{{"EncryptBlockNEON", EncryptBlockNEON}, {"DecryptBlockNEON", DecryptBlockNEON}} {
+		for _, shortDst := range []bool{true, false} {
+			buf := bytes.Repeat([]byte{0xa5}, BlockSize)
+			dst, src := buf[:BlockSize-1], make([]byte, BlockSize)
+			if !shortDst {
+				dst, src = buf, src[:BlockSize-1]
+			}
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s, short destination %v: no panic", f.name, shortDst)
+					}
+				}()
+				f.run(c.ks, dst, src)
+			}()
+			if !bytes.Equal(buf, bytes.Repeat([]byte{0xa5}, BlockSize)) {
+				t.Errorf("%s, short destination %v: destination written: %x", f.name, shortDst, buf)
+			}
+		}
+	}
+}
