@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -515,5 +516,77 @@ func TestSealArgon2MemoryOverflow(t *testing.T) {
 			t.Errorf("-argon2-memory %s: sealed a file", mib)
 			os.Remove(filepath.Join(dir, "sealed"))
 		}
+	}
+}
+
+// TestSealFlagBounds checks each numeric flag of seal and open at its
+// bounds: the bound itself is taken, and one past it, or a negative
+// number, is a usage error that names the flag.
+func TestSealFlagBounds(t *testing.T) {
+	// Seal's cases raise the ceiling to the most it may be, so that the
+	// flag under test is the one that refuses.
+	raise := []string{"-argon2-max-memory", "4096", "-argon2-max-work", "4398046511104", "-argon2-max-threads", "255"}
+	for _, tc := range []struct {
+		open bool
+		args []string
+		want string // "" for a good command line
+	}{
+		{false, []string{"-argon2-time", "65536"}, ""},
+		{false, []string{"-argon2-time", "65537"}, "-argon2-time 65537: want 1 to 65536"},
+		{false, []string{"-argon2-time", "-1"}, `invalid value "-1" for flag -argon2-time`},
+		{false, []string{"-argon2-threads", "255", "-argon2-memory", "2"}, ""},
+		{false, []string{"-argon2-threads", "256", "-argon2-memory", "2"}, "-argon2-threads 256: want 1 to 255"},
+		{false, []string{"-argon2-threads", "255", "-argon2-memory", "1"}, "at least 8 KiB per lane"},
+		{false, []string{"-argon2-memory", "4096"}, ""},
+		{false, []string{"-argon2-memory", "4097"}, "-argon2-memory 4097: want 1 to 4096 MiB"},
+		{false, []string{"-chunk-size", "1024"}, ""},
+		{false, []string{"-chunk-size", "16777216"}, ""},
+		{false, []string{"-chunk-size", "33554432"}, "-chunk-size 33554432: want a power of two"},
+		{false, []string{"-chunk-size", "0"}, "-chunk-size 0: want a power of two"},
+		{false, []string{"-chunk-size", "-1024"}, `invalid value "-1024" for flag -chunk-size`},
+		{true, []string{"-argon2-max-memory", "4096"}, ""},
+		{true, []string{"-argon2-max-memory", "4097"}, "-argon2-max-memory 4097: want at most 4096 MiB"},
+		{true, []string{"-argon2-max-memory", "-1"}, `invalid value "-1" for flag -argon2-max-memory`},
+		{true, []string{"-argon2-max-work", "4398046511104"}, ""},
+		{true, []string{"-argon2-max-work", "4398046511105"}, "-argon2-max-work 4398046511105: want at most 4398046511104 MiB"},
+		{true, []string{"-argon2-max-work", "18014398509481984"}, "-argon2-max-work 18014398509481984"}, // 2^54 MiB: 0 KiB after wrapping
+	} {
+		name, args := "open", tc.args
+		if !tc.open {
+			name, args = "seal", append(append(slices.Clone(raise), tc.args...), "-passphrase-env", "TWOFISH_TEST_UNSET_VARIABLE")
+		}
+		var stderr bytes.Buffer
+		_, err := parseSeal(name, tc.open, args, &stderr)
+		got := stderr.String()
+		if err != nil && err != errReported {
+			got += err.Error()
+		}
+		if (err == nil) != (tc.want == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("twofish %s %q: %v, stderr %q; want %q", name, args, err, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestSealPassphraseFile checks that -passphrase-file takes the first line
+// of the file, without its line ending (\n or \r\n), as the passphrase, and
+// refuses a file whose first line is empty.
+func TestSealPassphraseFile(t *testing.T) {
+	dir, msg, _, _ := sealSetup(t, 100)
+	t.Setenv("TWOFISH_TEST_PASSPHRASE", "correct horse")
+	sealed := filepath.Join(dir, "sealed")
+	sealFile(t, dir, msg, "sealed", append(fastArgon, "-passphrase-env", "TWOFISH_TEST_PASSPHRASE")...)
+	for i, text := range []string{"correct horse", "correct horse\n", "correct horse\r\n", "correct horse\nsecond line\n"} {
+		pass, out := filepath.Join(dir, fmt.Sprint("pass", i)), filepath.Join(dir, fmt.Sprint("out", i))
+		writeFile(t, pass, []byte(text))
+		if status, _, stderr := runTool(t, "open", "-in", sealed, "-out", out, "-passphrase-file", pass); status != exitOK {
+			t.Errorf("-passphrase-file holding %q: status %d: %s", text, status, stderr)
+		}
+	}
+	for _, text := range []string{"", "\n", "\r\ncorrect horse\n"} {
+		pass := filepath.Join(dir, "empty")
+		writeFile(t, pass, []byte(text))
+		args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "refused"), "-passphrase-file", pass}
+		status, stdout, stderr := runTool(t, args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "the first line is empty", args)
 	}
 }
