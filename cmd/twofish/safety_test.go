@@ -206,3 +206,38 @@ func TestCommitFailureLeavesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitKeepsFileThatAppeared checks that without -f a commit does
+// not replace a file that appeared under the output's name while the
+// command worked, after createOutput found none, and leaves no temporary
+// file; with -f it replaces it.
+func TestCommitKeepsFileThatAppeared(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		name := filepath.Join(dir, "out")
+		out, err := createOutput(name, nil, force, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := out.w.Write([]byte("output")); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, name, []byte("appeared"))
+		err = out.commit()
+		want := "appeared"
+		if force {
+			want = "output"
+			if err != nil {
+				t.Errorf("-f: commit over a file that appeared: %v", err)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), "exists (it appeared while working); -f overwrites it") {
+			t.Errorf("commit over a file that appeared: %v", err)
+		}
+		if got := string(readFile(t, name)); got != want {
+			t.Errorf("-f %v: the file holds %q, want %q", force, got, want)
+		}
+		if names := dirNames(t, dir); len(names) != 1 {
+			t.Errorf("-f %v: files left: %q", force, names)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -588,5 +589,35 @@ func TestSealPassphraseFile(t *testing.T) {
 		args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "refused"), "-passphrase-file", pass}
 		status, stdout, stderr := runTool(t, args...)
 		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "the first line is empty", args)
+	}
+}
+
+// TestSealOutputOwnerOnly checks that the files seal and open write, the
+// sealed file and the plaintext, are for their owner alone, also where -f
+// replaces a file that others could read.
+func TestSealOutputOwnerOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permissions on Windows")
+	}
+	dir, msg, key, _ := sealSetup(t, 3000)
+	sealed, opened := filepath.Join(dir, "sealed"), filepath.Join(dir, "opened")
+	writeFile(t, opened, []byte("old"))
+	if err := os.Chmod(opened, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"seal", "-in", msg, "-out", sealed, "-key-file", key},
+		{"open", "-in", sealed, "-out", opened, "-key-file", key, "-f"},
+	} {
+		if status, _, stderr := runTool(t, args...); status != exitOK {
+			t.Fatalf("twofish %q: status %d: %s", args, status, stderr)
+		}
+		fi, err := os.Stat(args[4])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+			t.Errorf("twofish %s wrote %s with permissions %v, want none for group and others", args[0], args[4], perm)
+		}
 	}
 }
