@@ -278,18 +278,40 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// What can be refused without the secret is refused before it is
+	// read: else a passphrase is typed, and Argon2id paid, for nothing.
+	switch keyFile := cfg.keyFile != ""; {
+	case cfg.open && keyFile && h.kdf != kdfKey:
+		return errors.New("the file was sealed with a passphrase, not a key file")
+	case cfg.open && !keyFile && h.kdf != kdfArgon2id:
+		return errors.New("the file was sealed with a key file (-key-file), not a passphrase")
+	}
+	clean := newCleanup(stderr, name)
+	defer clean.stop()
+	out, err := createOutput(cfg.out, inInfo, cfg.force, stdout)
+	if err != nil {
+		return err
+	}
+	clean.add(out)
+	if err := sealStream(cfg, h, in, out.w, total, stderr); err != nil {
+		clean.do(func() error { out.abort(); return nil })
+		return err
+	}
+	return clean.do(out.commit)
+}
+
+// sealStream derives the file key from the secret that cfg names and seals
+// or opens in, after the header, to w.
+func sealStream(cfg *sealConfig, h *sealHeader, in io.Reader, w io.Writer, total int64, stderr io.Writer) error {
 	secret, isKey, err := cfg.secret(stderr)
 	if err != nil {
 		return err
 	}
 	switch {
-	case cfg.open && isKey && h.kdf != kdfKey:
-		return errors.New("the file was sealed with a passphrase, not a key file")
-	case cfg.open && !isKey && h.kdf != kdfArgon2id:
-		return errors.New("the file was sealed with a key file (-key-file), not a passphrase")
-	case !cfg.open && isKey:
+	case cfg.open:
+	case isKey:
 		h.kdf = kdfKey
-	case !cfg.open:
+	default:
 		h.kdf, h.time, h.memory, h.threads = kdfArgon2id, cfg.argonTime, cfg.argonMem, cfg.argonThreads
 	}
 	a, err := h.newAEADFor(secret)
@@ -301,28 +323,16 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 		// Argon2id's memory is garbage now; give it back before the stream.
 		debug.FreeOSMemory()
 	}
-
-	clean := newCleanup(stderr, name)
-	defer clean.stop()
-	out, err := createOutput(cfg.out, inInfo, cfg.force, stdout)
-	if err != nil {
-		return err
-	}
-	clean.add(out)
 	p := startProgress(stderr, total)
 	if cfg.open {
-		err = openChunks(a, h, in, out.w, p.add)
-	} else if _, err = out.w.Write(h.marshal()); err != nil {
+		err = openChunks(a, h, in, w, p.add)
+	} else if _, err = w.Write(h.marshal()); err != nil {
 		err = fmt.Errorf("writing the output: %v", unwrapPath(err))
 	} else {
-		err = sealChunks(a, h, in, out.w, p.add)
+		err = sealChunks(a, h, in, w, p.add)
 	}
 	p.finish()
-	if err != nil {
-		clean.do(func() error { out.abort(); return nil })
-		return err
-	}
-	return clean.do(out.commit)
+	return err
 }
 
 // openInput opens the file name ("-" for standard input) and returns it,

@@ -621,3 +621,38 @@ func TestSealOutputOwnerOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSealRefusesBeforeSecret checks that what can be refused without the
+// secret is refused before the secret is read: an existing output, and
+// for open the wrong kind of secret, so that no passphrase is typed and no
+// Argon2id paid for nothing. A secret file that does not exist tells which
+// came first. A secret that fails after the output was made leaves none.
+func TestSealRefusesBeforeSecret(t *testing.T) {
+	dir, msg, key, pass := sealSetup(t, 100)
+	sealFile(t, dir, msg, "p", append(fastArgon, "-passphrase-file", pass)...)
+	sealFile(t, dir, msg, "k", "-key-file", key)
+	missing := filepath.Join(dir, "missing")
+	exists := filepath.Join(dir, "exists")
+	writeFile(t, exists, []byte("old"))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"seal", "-in", msg, "-out", exists, "-passphrase-file", missing}, "-out " + exists + " exists"},
+		{[]string{"seal", "-in", msg, "-out", exists, "-key-file", missing}, "-out " + exists + " exists"},
+		{[]string{"open", "-in", filepath.Join(dir, "p"), "-out", exists, "-passphrase-file", missing}, "-out " + exists + " exists"},
+		{[]string{"open", "-in", filepath.Join(dir, "p"), "-out", filepath.Join(dir, "new"), "-key-file", missing}, "sealed with a passphrase, not a key file"},
+		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "sealed with a key file"},
+		{[]string{"seal", "-in", msg, "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "-passphrase-file " + missing},
+		{[]string{"open", "-in", filepath.Join(dir, "p"), "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "-passphrase-file " + missing},
+	} {
+		status, stdout, stderr := runTool(t, tc.args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, tc.want, tc.args)
+		if string(readFile(t, exists)) != "old" {
+			t.Fatalf("twofish %q changed %s", tc.args, exists)
+		}
+		if names := dirNames(t, dir); len(names) != 6 {
+			t.Errorf("twofish %q: files in the directory: %q", tc.args, names)
+		}
+	}
+}
