@@ -360,6 +360,18 @@ func TestSealPassphraseTamper(t *testing.T) {
 	ceiling := []string{"-argon2-max-memory", "64", "-argon2-max-work", "64", "-argon2-max-threads", "16"}
 	sealed := sealFile(t, dir, msg, "sealed", append(fastArgon, secret...)...)
 	limits := argon2Limits{memory: 64 << 10, work: 64 << 10, lanes: 16}
+	// Argon2id over the ceiling of the open under way fails the test at
+	// once, where paying it would hang the test on a billion passes.
+	ceilingNow := limits
+	derive := argon2IDKey
+	defer func() { argon2IDKey = derive }()
+	argon2IDKey = func(pass, salt []byte, time, memory uint32, threads uint8, keyLen uint32) []byte {
+		if err := ceilingNow.check(time, memory, threads); err != nil {
+			t.Errorf("open derived a key over its ceiling: %v", err)
+			return make([]byte, keyLen)
+		}
+		return derive(pass, salt, time, memory, threads, keyLen)
+	}
 	open := func(b []byte) {
 		t.Helper()
 		h, err := parseSealHeader(b)
@@ -387,7 +399,9 @@ func TestSealPassphraseTamper(t *testing.T) {
 		b := bytes.Clone(sealed)
 		copy(b[f.at:f.at+f.n], bytes.Repeat([]byte{0xff}, f.n))
 		open(b)
+		ceilingNow = argon2Limits{memory: defaultArgon2MaxMemMiB << 10, work: defaultArgon2MaxWorkMiB << 10, lanes: defaultArgon2MaxThreads}
 		openFails(t, dir, b, "", secret...)
+		ceilingNow = limits
 	}
 }
 
