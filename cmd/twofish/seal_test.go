@@ -670,3 +670,33 @@ func TestSealRefusesBeforeSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestSealOutputIsSecretFile checks that seal and open refuse an output
+// that is the key or passphrase file, even with -f: replacing it would
+// lose the secret, and with it the sealed file.
+func TestSealOutputIsSecretFile(t *testing.T) {
+	dir, msg, key, pass := sealSetup(t, 100)
+	sealFile(t, dir, msg, "k", "-key-file", key)
+	sealFile(t, dir, msg, "p", append(fastArgon, "-passphrase-file", pass)...)
+	keyBytes, passBytes := readFile(t, key), readFile(t, pass)
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(key, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"seal", "-in", msg, "-out", key, "-key-file", key},
+		{"seal", "-in", msg, "-out", link, "-key-file", key},
+		{"seal", "-in", msg, "-out", pass, "-passphrase-file", pass},
+		{"open", "-in", filepath.Join(dir, "k"), "-out", key, "-key-file", key},
+		{"open", "-in", filepath.Join(dir, "p"), "-out", pass, "-passphrase-file", pass},
+	} {
+		for _, f := range []string{"-f=false", "-f"} {
+			args := append(slices.Clone(args), f)
+			status, stdout, stderr := runTool(t, args...)
+			checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitUsage, "-out "+args[4]+" is also the "+args[5], args)
+		}
+	}
+	if !bytes.Equal(readFile(t, key), keyBytes) || !bytes.Equal(readFile(t, pass), passBytes) {
+		t.Error("the key or passphrase file was changed")
+	}
+}
