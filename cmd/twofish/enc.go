@@ -30,6 +30,8 @@ type cryptConfig struct {
 	iv         []byte // 16 bytes for cbc, cfb, ofb and ctr, the nonce for gcm and ocb; nil for ecb and xts
 	randomIV   bool   // enc made iv up
 	ivOut      string // file to write the IV to, "" for none
+	keyFile    string // the file the key came from, "" for none
+	ivFile     string // the file the IV came from, "" for none
 	in, out    string // file names, "-" for standard input and output
 	force      bool   // overwrite an existing output
 	pad        bool   // PKCS#7 padding (ecb and cbc)
@@ -206,6 +208,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 		keyErr = func(format string, args ...any) error {
 			return fmt.Errorf("-key-file %s: "+format, append([]any{*keyFile}, args...)...)
 		}
+		cfg.keyFile = *keyFile
 		text, err := readSecretFile(*keyFile)
 		if err != nil {
 			return nil, fmt.Errorf("-key-file %v", pathErr(err))
@@ -257,6 +260,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	case (set["iv"] || set["iv-file"]) && !needsIV:
 		return nil, usagef("-iv: %s takes no IV", cfg.mode)
 	case set["iv-file"]:
+		cfg.ivFile = *ivFile
 		text, err := readSecretFile(*ivFile)
 		if err != nil {
 			return nil, fmt.Errorf("-iv-file %v", pathErr(err))
@@ -387,6 +391,15 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		}
 		if samePath(cfg.ivOut, cfg.out) || samePath(cfg.ivOut, cfg.in) {
 			return usagef("-iv-out %s is also the input or the output", cfg.ivOut)
+		}
+	}
+	// Not even -f replaces the file of the key or the IV: that would lose
+	// it, and with it what it encrypted.
+	for _, o := range [][2]string{{"-out", cfg.out}, {"-iv-out", cfg.ivOut}} {
+		for _, from := range [][2]string{{"-key-file", cfg.keyFile}, {"-iv-file", cfg.ivFile}} {
+			if o[1] != "" && from[1] != "" && samePath(o[1], from[1]) {
+				return usagef("%s %s is also the %s", o[0], o[1], from[0])
+			}
 		}
 	}
 

@@ -241,3 +241,31 @@ func TestCommitKeepsFileThatAppeared(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputIsSecretFile checks that enc and dec refuse an output or IV
+// output that is the key file or the IV file, even with -f: replacing it
+// would lose the key or IV, and with it what was encrypted.
+func TestOutputIsSecretFile(t *testing.T) {
+	dir := t.TempDir()
+	in, key, iv := filepath.Join(dir, "in"), filepath.Join(dir, "key"), filepath.Join(dir, "iv")
+	writeFile(t, in, randomBytes(rng(t), 100))
+	writeFile(t, key, []byte(key128+"\n"))
+	writeFile(t, iv, []byte(iv128+"\n"))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"enc", "-mode", "ctr", "-key-file", key, "-iv", iv128, "-out", key}, "-out " + key + " is also the -key-file"},
+		{[]string{"dec", "-mode", "ctr", "-key-file", key, "-iv", iv128, "-out", key}, "-out " + key + " is also the -key-file"},
+		{[]string{"dec", "-mode", "ctr", "-key", key128, "-iv-file", iv, "-out", iv}, "-out " + iv + " is also the -iv-file"},
+		{[]string{"enc", "-mode", "ctr", "-key-file", key, "-iv-out", key}, "-iv-out " + key + " is also the -key-file"},
+	} {
+		for _, f := range []string{"-f=false", "-f"} {
+			args := append(append([]string{}, tc.args...), "-in", in, f)
+			checkOneLineError(t, exe(t, nil, nil, args...), exitUsage, tc.want, args)
+		}
+	}
+	if string(readFile(t, key)) != key128+"\n" || string(readFile(t, iv)) != iv128+"\n" {
+		t.Error("the key or IV file was changed")
+	}
+}
