@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestOverwrite checks that an existing output is kept without -f and
@@ -267,5 +268,30 @@ func TestOutputIsSecretFile(t *testing.T) {
 	}
 	if string(readFile(t, key)) != key128+"\n" || string(readFile(t, iv)) != iv128+"\n" {
 		t.Error("the key or IV file was changed")
+	}
+}
+
+// TestLongOutputName checks outputs whose names are as long as a name may
+// be (255 bytes): the temporary file next to each, and the old file that
+// -f moves aside, must have names of their own that fit, cut at a whole
+// character.
+func TestLongOutputName(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeFile(t, in, randomBytes(rng(t), 100))
+	out, ivOut := filepath.Join(dir, strings.Repeat("o", 255)), filepath.Join(dir, "v"+strings.Repeat("é", 127))
+	writeFile(t, ivOut, []byte("old iv"))
+	mustRun(t, nil, nil, "enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", out, "-iv-out", ivOut, "-f")
+	mustRun(t, nil, nil, "dec", "-mode", "ctr", "-key", key128, "-iv-file", ivOut, "-in", out, "-out", filepath.Join(dir, "back"))
+	if !bytes.Equal(readFile(t, filepath.Join(dir, "back")), readFile(t, in)) {
+		t.Error("the round trip through long names changed the message")
+	}
+	if names := dirNames(t, dir); len(names) != 4 {
+		t.Errorf("files in the directory: %q", names)
+	}
+	for _, name := range []string{out, ivOut} {
+		if p := tempPattern(filepath.Base(name), ".tmp"); len(p) > 128 || !utf8.ValidString(p) {
+			t.Errorf("the temporary files of %s are named by %q", name, p)
+		}
 	}
 }
