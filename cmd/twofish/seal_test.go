@@ -704,3 +704,23 @@ func TestSealOutputIsSecretFile(t *testing.T) {
 		t.Error("the key or passphrase file was changed")
 	}
 }
+
+// TestOpenFailureKeepsOutput checks that open of a changed file, with -f,
+// leaves the file that it would have replaced as it was, and no other.
+func TestOpenFailureKeepsOutput(t *testing.T) {
+	dir, msg, key, _ := sealSetup(t, 3*sealChunk)
+	sealed := sealFile(t, dir, msg, "sealed", append(sealChunkFlag, "-key-file", key)...)
+	sealed[len(sealed)-1] ^= 1
+	bad, out := filepath.Join(dir, "bad"), filepath.Join(dir, "out")
+	writeFile(t, bad, sealed)
+	writeFile(t, out, []byte("old"))
+	args := []string{"open", "-f", "-in", bad, "-out", out, "-key-file", key}
+	status, stdout, stderr := runTool(t, args...)
+	checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "does not authenticate", args)
+	if got := string(readFile(t, out)); got != "old" {
+		t.Errorf("a failed open -f left %d bytes in the output, want the old file", len(got))
+	}
+	if names := dirNames(t, dir); len(names) != 6 {
+		t.Errorf("files in the directory: %q", names)
+	}
+}
