@@ -86,8 +86,9 @@ ecb, ctr, xts and cbc and cfb decryption spread the chunks over all cores
 
 An output file is written under a temporary name in its directory and renamed
 into place only when all went well, so a failure leaves none; it is created
-readable by its owner only. Standard output ("-out -", the default) is written
-as the work goes, so after a failure what it got must be discarded.
+readable by its owner only, and never replaces the key or IV file, even with
+-f. Standard output ("-out -", the default) is written as the work goes, so
+after a failure what it got must be discarded.
 Exit status: 0 done, 1 failed, 2 bad command line, 130 interrupted.
 `
 

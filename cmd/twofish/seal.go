@@ -40,10 +40,11 @@ settings (and let seal write them).
 
 An output file is written under a temporary name and renamed into place only
 when the whole message is done (for open: when every chunk authenticated), so
-a failure or an interrupt leaves none. Standard output gets each chunk as it
-is done, and open writes nothing past a chunk that fails. seal does not write
-to a terminal. Exit status: 0 done, 1 failed, 2 bad command line, 130
-interrupted.
+a failure or an interrupt leaves none; it is readable by its owner only, and
+never replaces the key or passphrase file, even with -f. Standard output gets
+each chunk as it is done, and open writes nothing past a chunk that fails.
+seal does not write to a terminal. Exit status: 0 done, 1 failed, 2 bad
+command line, 130 interrupted.
 `
 
 // The defaults of Argon2id: eight passes over 48 MiB with four lanes,
