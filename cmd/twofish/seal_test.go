@@ -212,6 +212,8 @@ func TestSealUsage(t *testing.T) {
 		{[]string{"seal", "-in", msg, "-passphrase-file", pass, "-argon2-threads", "0"}, "-argon2-threads 0"},
 		{[]string{"seal", "-in", msg, "-passphrase-file", pass, "-argon2-memory", "0"}, "-argon2-memory 0"},
 		{[]string{"open", "-in", msg, "extra"}, "unexpected argument"},
+		{[]string{"seal", "-in", "", "-key-file", key}, "-in and -out: want a file name or -"},
+		{[]string{"open", "-in", msg, "-out", "", "-key-file", key}, "-in and -out: want a file name or -"},
 	} {
 		status, stdout, stderr := runTool(t, tc.args...)
 		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitUsage, tc.want, tc.args)
@@ -722,5 +724,19 @@ func TestOpenFailureKeepsOutput(t *testing.T) {
 	}
 	if names := dirNames(t, dir); len(names) != 6 {
 		t.Errorf("files in the directory: %q", names)
+	}
+}
+
+// TestSealKeyFileLength checks that a key file is 32 raw bytes or 64 hex
+// digits: hex of another length, or raw bytes of another, is refused, not
+// taken as a shorter or longer key.
+func TestSealKeyFileLength(t *testing.T) {
+	dir, msg, _, _ := sealSetup(t, 10)
+	key := filepath.Join(dir, "key")
+	for _, text := range []string{strings.Repeat("ab", 31) + "\n", strings.Repeat("ab", 33) + "\n", strings.Repeat("ab", 16) + "\n", strings.Repeat("x", 31), strings.Repeat("x", 33)} {
+		writeFile(t, key, []byte(text))
+		args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "sealed"), "-key-file", key}
+		status, stdout, stderr := runTool(t, args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, fmt.Sprintf("%d bytes; want a 32-byte key, raw or as 64 hex digits", len(text)), args)
 	}
 }
