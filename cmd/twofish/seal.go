@@ -272,7 +272,16 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 		if h, err = parseSealHeader(b[:n]); err != nil {
 			return err
 		}
-		if h.kdf == kdfArgon2id {
+		// What can be refused without the secret is refused before it is
+		// read: else a passphrase is typed, and Argon2id paid, for
+		// nothing. The kind of secret comes first: with a key file the
+		// Argon2id fields cost nothing.
+		switch keyFile := cfg.keyFile != ""; {
+		case keyFile && h.kdf != kdfKey:
+			return errors.New("the file was sealed with a passphrase, not a key file")
+		case !keyFile && h.kdf != kdfArgon2id:
+			return errors.New("the file was sealed with a key file (-key-file), not a passphrase")
+		case h.kdf == kdfArgon2id:
 			if err := cfg.limits.check(h.time, h.memory, h.threads); err != nil {
 				return fmt.Errorf("the file's header: %v", err)
 			}
@@ -286,14 +295,7 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	// What can be refused without the secret is refused before it is
-	// read: else a passphrase is typed, and Argon2id paid, for nothing.
-	switch keyFile := cfg.keyFile != ""; {
-	case cfg.open && keyFile && h.kdf != kdfKey:
-		return errors.New("the file was sealed with a passphrase, not a key file")
-	case cfg.open && !keyFile && h.kdf != kdfArgon2id:
-		return errors.New("the file was sealed with a key file (-key-file), not a passphrase")
-	}
+	// The output, too, is refused before the secret is read.
 	clean := newCleanup(stderr, name)
 	defer clean.stop()
 	out, err := createOutput(cfg.out, inInfo, cfg.force, stdout)

@@ -654,17 +654,21 @@ func TestSealRefusesBeforeSecret(t *testing.T) {
 	missing := filepath.Join(dir, "missing")
 	exists := filepath.Join(dir, "exists")
 	writeFile(t, exists, []byte("old"))
+	// A header's Argon2id costs are beside the point with a key file.
+	costly := readFile(t, filepath.Join(dir, "p"))
+	copy(costly[12:16], []byte{0xff, 0xff, 0xff, 0xff})
+	writeFile(t, filepath.Join(dir, "p"), costly)
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"seal", "-in", msg, "-out", exists, "-passphrase-file", missing}, "-out " + exists + " exists"},
 		{[]string{"seal", "-in", msg, "-out", exists, "-key-file", missing}, "-out " + exists + " exists"},
-		{[]string{"open", "-in", filepath.Join(dir, "p"), "-out", exists, "-passphrase-file", missing}, "-out " + exists + " exists"},
+		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", exists, "-key-file", missing}, "-out " + exists + " exists"},
 		{[]string{"open", "-in", filepath.Join(dir, "p"), "-out", filepath.Join(dir, "new"), "-key-file", missing}, "sealed with a passphrase, not a key file"},
 		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "sealed with a key file"},
 		{[]string{"seal", "-in", msg, "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "-passphrase-file " + missing},
-		{[]string{"open", "-in", filepath.Join(dir, "p"), "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "-passphrase-file " + missing},
+		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", filepath.Join(dir, "new"), "-key-file", missing}, "-key-file " + missing},
 	} {
 		status, stdout, stderr := runTool(t, tc.args...)
 		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, tc.want, tc.args)
