@@ -276,6 +276,9 @@ func TestOutputIsSecretFile(t *testing.T) {
 // -f moves aside, must have names of their own that fit, cut at a whole
 // character.
 func TestLongOutputName(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("paths of over 260 characters need long path support on Windows")
+	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
 	writeFile(t, in, randomBytes(rng(t), 100))
