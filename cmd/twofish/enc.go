@@ -394,12 +394,10 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 			return usagef("-iv-out %s is also the input or the output", cfg.ivOut)
 		}
 	}
-	// Not even -f replaces the file of the key or the IV: that would lose
-	// it, and with it what it encrypted.
 	for _, o := range [][2]string{{"-out", cfg.out}, {"-iv-out", cfg.ivOut}} {
 		for _, from := range [][2]string{{"-key-file", cfg.keyFile}, {"-iv-file", cfg.ivFile}} {
-			if o[1] != "" && from[1] != "" && samePath(o[1], from[1]) {
-				return usagef("%s %s is also the %s", o[0], o[1], from[0])
+			if err := keepSecretFile(o[0], o[1], stdout, from[0], from[1]); err != nil {
+				return err
 			}
 		}
 	}

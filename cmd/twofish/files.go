@@ -82,6 +82,33 @@ func tempPattern(base, suffix string) string {
 	return "." + base + ".*" + suffix
 }
 
+// keepSecretFile returns a usage error if the output out, given by the
+// flag outFlag ("-" for standard output), would write to the file that the
+// flag fromFlag names, the file of a key, a passphrase or an IV: not even
+// -f replaces it, which would lose the secret, and with it what it
+// encrypted. Standard output counts where it is that file, opened to
+// append ("twofish seal -key-file k >>k").
+func keepSecretFile(outFlag, out string, stdout io.Writer, fromFlag, from string) error {
+	switch {
+	case from == "" || out == "":
+	case out != "-":
+		if samePath(out, from) {
+			return usagef("%s %s is also the %s", outFlag, out, fromFlag)
+		}
+	default:
+		f, ok := stdout.(*os.File)
+		if !ok {
+			return nil
+		}
+		fo, errO := f.Stat()
+		ff, errF := os.Stat(from)
+		if errO == nil && errF == nil && fo.Mode().IsRegular() && os.SameFile(fo, ff) {
+			return usagef("standard output is the %s", fromFlag)
+		}
+	}
+	return nil
+}
+
 // A namedWriter writes to a temporary file and names the output, not the
 // temporary file, in its errors ("out.bin: no space left on device").
 type namedWriter struct {

@@ -298,3 +298,33 @@ func TestLongOutputName(t *testing.T) {
 		}
 	}
 }
+
+// TestStdoutIsSecretFile checks that seal and enc refuse a standard output
+// that is the key file, as in "twofish seal -key-file k >>k": the key
+// would end up followed by the output, and lost.
+func TestStdoutIsSecretFile(t *testing.T) {
+	dir := t.TempDir()
+	in, key := filepath.Join(dir, "in"), filepath.Join(dir, "key")
+	writeFile(t, in, randomBytes(rng(t), 100))
+	writeFile(t, key, []byte(key256+"\n"))
+	for _, args := range [][]string{
+		{"seal", "-in", in, "-key-file", key},
+		{"enc", "-mode", "ctr", "-iv", iv128, "-in", in, "-key-file", key},
+	} {
+		stdout, err := os.OpenFile(key, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := execCommand(t, args...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = stdout, &stderr
+		err = cmd.Run()
+		stdout.Close()
+		if err == nil || !strings.Contains(stderr.String(), "standard output is the -key-file") {
+			t.Errorf("twofish %q >>key: %v, stderr %q", args, err, stderr.String())
+		}
+		if got := string(readFile(t, key)); got != key256+"\n" {
+			t.Fatalf("twofish %q >>key: the key file holds %d bytes", args, len(got))
+		}
+	}
+}

@@ -252,11 +252,9 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 	if !cfg.open && cfg.out == "-" && isTerminal(stdout) {
 		return usagef("will not write a sealed file to a terminal; use -out FILE or a redirection")
 	}
-	// Not even -f replaces the secret's file: that would lose the secret,
-	// and with it what was sealed.
 	for flag, file := range map[string]string{"-key-file": cfg.keyFile, "-passphrase-file": cfg.passFile} {
-		if file != "" && samePath(cfg.out, file) {
-			return usagef("-out %s is also the %s", cfg.out, flag)
+		if err := keepSecretFile("-out", cfg.out, stdout, flag, file); err != nil {
+			return err
 		}
 	}
 
