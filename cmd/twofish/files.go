@@ -82,12 +82,12 @@ func tempPattern(base, suffix string) string {
 	return "." + base + ".*" + suffix
 }
 
-// keepSecretFile returns a usage error if the output out, given by the
-// flag outFlag ("-" for standard output), would write to the file that the
-// flag fromFlag names, the file of a key, a passphrase or an IV: not even
-// -f replaces it, which would lose the secret, and with it what it
-// encrypted. Standard output counts where it is that file, opened to
-// append ("twofish seal -key-file k >>k").
+// keepSecretFile returns a usage error if the output out ("-" for
+// standard output), given by the flag outFlag, would write to the file
+// from that the flag fromFlag names, the file of a key, a passphrase or an
+// IV: not even -f replaces it, which would lose the secret, and with it
+// what it encrypted. Standard output is that file where the shell opened
+// it to append ("twofish seal -key-file k >>k").
 func keepSecretFile(outFlag, out string, stdout io.Writer, fromFlag, from string) error {
 	switch {
 	case from == "" || out == "":
