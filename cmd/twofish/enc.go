@@ -30,6 +30,8 @@ type cryptConfig struct {
 	iv         []byte // 16 bytes for cbc, cfb, ofb and ctr, the nonce for gcm and ocb; nil for ecb and xts
 	randomIV   bool   // enc made iv up
 	ivOut      string // file to write the IV to, "" for none
+	keyFile    string // the file the key came from, "" for none
+	ivFile     string // the file the IV came from, "" for none
 	in, out    string // file names, "-" for standard input and output
 	force      bool   // overwrite an existing output
 	pad        bool   // PKCS#7 padding (ecb and cbc)
@@ -84,8 +86,9 @@ ecb, ctr, xts and cbc and cfb decryption spread the chunks over all cores
 
 An output file is written under a temporary name in its directory and renamed
 into place only when all went well, so a failure leaves none; it is created
-readable by its owner only. Standard output ("-out -", the default) is written
-as the work goes, so after a failure what it got must be discarded.
+readable by its owner only, and never replaces the key or IV file, even with
+-f. Standard output ("-out -", the default) is written as the work goes, so
+after a failure what it got must be discarded.
 Exit status: 0 done, 1 failed, 2 bad command line, 130 interrupted.
 `
 
@@ -206,6 +209,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 		keyErr = func(format string, args ...any) error {
 			return fmt.Errorf("-key-file %s: "+format, append([]any{*keyFile}, args...)...)
 		}
+		cfg.keyFile = *keyFile
 		text, err := readSecretFile(*keyFile)
 		if err != nil {
 			return nil, fmt.Errorf("-key-file %v", pathErr(err))
@@ -257,6 +261,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	case (set["iv"] || set["iv-file"]) && !needsIV:
 		return nil, usagef("-iv: %s takes no IV", cfg.mode)
 	case set["iv-file"]:
+		cfg.ivFile = *ivFile
 		text, err := readSecretFile(*ivFile)
 		if err != nil {
 			return nil, fmt.Errorf("-iv-file %v", pathErr(err))
@@ -387,6 +392,13 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		}
 		if samePath(cfg.ivOut, cfg.out) || samePath(cfg.ivOut, cfg.in) {
 			return usagef("-iv-out %s is also the input or the output", cfg.ivOut)
+		}
+	}
+	for _, o := range [][2]string{{"-out", cfg.out}, {"-iv-out", cfg.ivOut}} {
+		for _, from := range [][2]string{{"-key-file", cfg.keyFile}, {"-iv-file", cfg.ivFile}} {
+			if err := keepSecretFile(o[0], o[1], stdout, from[0], from[1]); err != nil {
+				return err
+			}
 		}
 	}
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 )
 
 // An output is where enc and dec write: a temporary file renamed into place
@@ -58,11 +59,54 @@ func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*o
 		}
 	}
 	dir, base := filepath.Dir(name), filepath.Base(name)
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, err := os.CreateTemp(dir, tempPattern(base, ".tmp"))
 	if err != nil {
 		return nil, fmt.Errorf("-out %s: cannot create a file in %s: %v", name, dir, unwrapPath(err))
 	}
 	return &output{w: namedWriter{tmp, name}, name: name, tmp: tmp, force: force}, nil
+}
+
+// tempPattern is os.CreateTemp's pattern for a file that stands in for
+// the file base in its directory: hidden, named after base, and ending in
+// suffix. Of a long base it takes the first 64 bytes or so, a whole
+// character at the end, so that the name fits in the 255 bytes a name may
+// have, as base does.
+func tempPattern(base, suffix string) string {
+	if len(base) > 64 {
+		n := 64
+		for !utf8.RuneStart(base[n]) {
+			n--
+		}
+		base = base[:n]
+	}
+	return "." + base + ".*" + suffix
+}
+
+// keepSecretFile returns a usage error if the output out ("-" for
+// standard output), given by the flag outFlag, would write to the file
+// from that the flag fromFlag names, the file of a key, a passphrase or an
+// IV: not even -f replaces it, which would lose the secret, and with it
+// what it encrypted. Standard output is that file where the shell opened
+// it to append ("twofish seal -key-file k >>k").
+func keepSecretFile(outFlag, out string, stdout io.Writer, fromFlag, from string) error {
+	switch {
+	case from == "" || out == "":
+	case out != "-":
+		if samePath(out, from) {
+			return usagef("%s %s is also the %s", outFlag, out, fromFlag)
+		}
+	default:
+		f, ok := stdout.(*os.File)
+		if !ok {
+			return nil
+		}
+		fo, errO := f.Stat()
+		ff, errF := os.Stat(from)
+		if errO == nil && errF == nil && fo.Mode().IsRegular() && os.SameFile(fo, ff) {
+			return usagef("standard output is the %s", fromFlag)
+		}
+	}
+	return nil
 }
 
 // A namedWriter writes to a temporary file and names the output, not the
@@ -246,7 +290,7 @@ func moveAside(name string) (restore, discard func(), err error) {
 	if _, err := os.Lstat(name); err != nil {
 		return none, none, nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.old")
+	f, err := os.CreateTemp(filepath.Dir(name), tempPattern(filepath.Base(name), ".old"))
 	if err != nil {
 		return nil, nil, err
 	}

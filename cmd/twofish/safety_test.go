@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestOverwrite checks that an existing output is kept without -f and
@@ -203,6 +204,127 @@ func TestCommitFailureLeavesNothing(t *testing.T) {
 		}
 		if names := dirNames(t, dir); len(names) != 0 {
 			t.Errorf("-f %v: a failed commit left %q", force, names)
+		}
+	}
+}
+
+// TestCommitKeepsFileThatAppeared checks that without -f a commit does
+// not replace a file that appeared under the output's name while the
+// command worked, after createOutput found none, and leaves no temporary
+// file; with -f it replaces it.
+func TestCommitKeepsFileThatAppeared(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		name := filepath.Join(dir, "out")
+		out, err := createOutput(name, nil, force, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := out.w.Write([]byte("output")); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, name, []byte("appeared"))
+		err = out.commit()
+		want := "appeared"
+		if force {
+			want = "output"
+			if err != nil {
+				t.Errorf("-f: commit over a file that appeared: %v", err)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), "exists (it appeared while working); -f overwrites it") {
+			t.Errorf("commit over a file that appeared: %v", err)
+		}
+		if got := string(readFile(t, name)); got != want {
+			t.Errorf("-f %v: the file holds %q, want %q", force, got, want)
+		}
+		if names := dirNames(t, dir); len(names) != 1 {
+			t.Errorf("-f %v: files left: %q", force, names)
+		}
+	}
+}
+
+// TestOutputIsSecretFile checks that enc and dec refuse an output or IV
+// output that is the key file or the IV file, even with -f: replacing it
+// would lose the key or IV, and with it what was encrypted.
+func TestOutputIsSecretFile(t *testing.T) {
+	dir := t.TempDir()
+	in, key, iv := filepath.Join(dir, "in"), filepath.Join(dir, "key"), filepath.Join(dir, "iv")
+	writeFile(t, in, randomBytes(rng(t), 100))
+	writeFile(t, key, []byte(key128+"\n"))
+	writeFile(t, iv, []byte(iv128+"\n"))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"enc", "-mode", "ctr", "-key-file", key, "-iv", iv128, "-out", key}, "-out " + key + " is also the -key-file"},
+		{[]string{"dec", "-mode", "ctr", "-key-file", key, "-iv", iv128, "-out", key}, "-out " + key + " is also the -key-file"},
+		{[]string{"dec", "-mode", "ctr", "-key", key128, "-iv-file", iv, "-out", iv}, "-out " + iv + " is also the -iv-file"},
+		{[]string{"enc", "-mode", "ctr", "-key-file", key, "-iv-out", key}, "-iv-out " + key + " is also the -key-file"},
+	} {
+		for _, f := range []string{"-f=false", "-f"} {
+			args := append(append([]string{}, tc.args...), "-in", in, f)
+			checkOneLineError(t, exe(t, nil, nil, args...), exitUsage, tc.want, args)
+		}
+	}
+	if string(readFile(t, key)) != key128+"\n" || string(readFile(t, iv)) != iv128+"\n" {
+		t.Error("the key or IV file was changed")
+	}
+}
+
+// TestLongOutputName checks outputs whose names are as long as a name may
+// be (255 bytes): the temporary file next to each, and the old file that
+// -f moves aside, must have names of their own that fit, cut at a whole
+// character.
+func TestLongOutputName(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("paths of over 260 characters need long path support on Windows")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeFile(t, in, randomBytes(rng(t), 100))
+	out, ivOut := filepath.Join(dir, strings.Repeat("o", 255)), filepath.Join(dir, "v"+strings.Repeat("é", 127))
+	writeFile(t, ivOut, []byte("old iv"))
+	mustRun(t, nil, nil, "enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", out, "-iv-out", ivOut, "-f")
+	mustRun(t, nil, nil, "dec", "-mode", "ctr", "-key", key128, "-iv-file", ivOut, "-in", out, "-out", filepath.Join(dir, "back"))
+	if !bytes.Equal(readFile(t, filepath.Join(dir, "back")), readFile(t, in)) {
+		t.Error("the round trip through long names changed the message")
+	}
+	if names := dirNames(t, dir); len(names) != 4 {
+		t.Errorf("files in the directory: %q", names)
+	}
+	for _, name := range []string{out, ivOut} {
+		if p := tempPattern(filepath.Base(name), ".tmp"); len(p) > 128 || !utf8.ValidString(p) {
+			t.Errorf("the temporary files of %s are named by %q", name, p)
+		}
+	}
+}
+
+// TestStdoutIsSecretFile checks that seal and enc refuse a standard output
+// that is the key file, as in "twofish seal -key-file k >>k": the key
+// would end up followed by the output, and lost.
+func TestStdoutIsSecretFile(t *testing.T) {
+	dir := t.TempDir()
+	in, key := filepath.Join(dir, "in"), filepath.Join(dir, "key")
+	writeFile(t, in, randomBytes(rng(t), 100))
+	writeFile(t, key, []byte(key256+"\n"))
+	for _, args := range [][]string{
+		{"seal", "-in", in, "-key-file", key},
+		{"enc", "-mode", "ctr", "-iv", iv128, "-in", in, "-key-file", key},
+	} {
+		stdout, err := os.OpenFile(key, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := execCommand(t, args...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = stdout, &stderr
+		err = cmd.Run()
+		stdout.Close()
+		if err == nil || !strings.Contains(stderr.String(), "standard output is the -key-file") {
+			t.Errorf("twofish %q >>key: %v, stderr %q", args, err, stderr.String())
+		}
+		if got := string(readFile(t, key)); got != key256+"\n" {
+			t.Fatalf("twofish %q >>key: the key file holds %d bytes", args, len(got))
 		}
 	}
 }

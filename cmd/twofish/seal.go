@@ -40,10 +40,11 @@ settings (and let seal write them).
 
 An output file is written under a temporary name and renamed into place only
 when the whole message is done (for open: when every chunk authenticated), so
-a failure or an interrupt leaves none. Standard output gets each chunk as it
-is done, and open writes nothing past a chunk that fails. seal does not write
-to a terminal. Exit status: 0 done, 1 failed, 2 bad command line, 130
-interrupted.
+a failure or an interrupt leaves none; it is readable by its owner only, and
+never replaces the key or passphrase file, even with -f. Standard output gets
+each chunk as it is done, and open writes nothing past a chunk that fails.
+seal does not write to a terminal. Exit status: 0 done, 1 failed, 2 bad
+command line, 130 interrupted.
 `
 
 // The defaults of Argon2id: eight passes over 48 MiB with four lanes,
@@ -251,6 +252,11 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 	if !cfg.open && cfg.out == "-" && isTerminal(stdout) {
 		return usagef("will not write a sealed file to a terminal; use -out FILE or a redirection")
 	}
+	for flag, file := range map[string]string{"-key-file": cfg.keyFile, "-passphrase-file": cfg.passFile} {
+		if err := keepSecretFile("-out", cfg.out, stdout, flag, file); err != nil {
+			return err
+		}
+	}
 
 	// The header comes first: open reads it before asking for the secret,
 	// so that a file that is not sealed fails at once.
@@ -264,7 +270,16 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 		if h, err = parseSealHeader(b[:n]); err != nil {
 			return err
 		}
-		if h.kdf == kdfArgon2id {
+		// What can be refused without the secret is refused before it is
+		// read: else a passphrase is typed, and Argon2id paid, for
+		// nothing. The kind of secret comes first: with a key file the
+		// Argon2id fields cost nothing.
+		switch keyFile := cfg.keyFile != ""; {
+		case keyFile && h.kdf != kdfKey:
+			return errors.New("the file was sealed with a passphrase, not a key file")
+		case !keyFile && h.kdf != kdfArgon2id:
+			return errors.New("the file was sealed with a key file (-key-file), not a passphrase")
+		case h.kdf == kdfArgon2id:
 			if err := cfg.limits.check(h.time, h.memory, h.threads); err != nil {
 				return fmt.Errorf("the file's header: %v", err)
 			}
@@ -278,18 +293,33 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// The output, too, is refused before the secret is read.
+	clean := newCleanup(stderr, name)
+	defer clean.stop()
+	out, err := createOutput(cfg.out, inInfo, cfg.force, stdout)
+	if err != nil {
+		return err
+	}
+	clean.add(out)
+	if err := sealStream(cfg, h, in, out.w, total, stderr); err != nil {
+		clean.do(func() error { out.abort(); return nil })
+		return err
+	}
+	return clean.do(out.commit)
+}
+
+// sealStream derives the file key from the secret that cfg names and seals
+// or opens in, after the header, to w.
+func sealStream(cfg *sealConfig, h *sealHeader, in io.Reader, w io.Writer, total int64, stderr io.Writer) error {
 	secret, isKey, err := cfg.secret(stderr)
 	if err != nil {
 		return err
 	}
 	switch {
-	case cfg.open && isKey && h.kdf != kdfKey:
-		return errors.New("the file was sealed with a passphrase, not a key file")
-	case cfg.open && !isKey && h.kdf != kdfArgon2id:
-		return errors.New("the file was sealed with a key file (-key-file), not a passphrase")
-	case !cfg.open && isKey:
+	case cfg.open:
+	case isKey:
 		h.kdf = kdfKey
-	case !cfg.open:
+	default:
 		h.kdf, h.time, h.memory, h.threads = kdfArgon2id, cfg.argonTime, cfg.argonMem, cfg.argonThreads
 	}
 	a, err := h.newAEADFor(secret)
@@ -301,28 +331,16 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 		// Argon2id's memory is garbage now; give it back before the stream.
 		debug.FreeOSMemory()
 	}
-
-	clean := newCleanup(stderr, name)
-	defer clean.stop()
-	out, err := createOutput(cfg.out, inInfo, cfg.force, stdout)
-	if err != nil {
-		return err
-	}
-	clean.add(out)
 	p := startProgress(stderr, total)
 	if cfg.open {
-		err = openChunks(a, h, in, out.w, p.add)
-	} else if _, err = out.w.Write(h.marshal()); err != nil {
+		err = openChunks(a, h, in, w, p.add)
+	} else if _, err = w.Write(h.marshal()); err != nil {
 		err = fmt.Errorf("writing the output: %v", unwrapPath(err))
 	} else {
-		err = sealChunks(a, h, in, out.w, p.add)
+		err = sealChunks(a, h, in, w, p.add)
 	}
 	p.finish()
-	if err != nil {
-		clean.do(func() error { out.abort(); return nil })
-		return err
-	}
-	return clean.do(out.commit)
+	return err
 }
 
 // openInput opens the file name ("-" for standard input) and returns it,

@@ -338,3 +338,40 @@ func TestSecretFilesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptPassphrase types at promptPassphrase on a terminal: a
+// passphrase, typed twice alike where seal asks twice, is the passphrase;
+// an empty one, or two that differ, are refused.
+func TestPromptPassphrase(t *testing.T) {
+	for _, tc := range []struct {
+		confirm bool
+		typed   string
+		want    string // the passphrase, or the error
+	}{
+		{false, "open sesame\r", "open sesame"},
+		{true, "open sesame\ropen sesame\r", "open sesame"},
+		{true, "open sesame\ropen sesamE\r", "the passphrases differ"},
+		{true, "open sesame\r\r", "the passphrases differ"},
+		{false, "\r", "the passphrase is empty"},
+		{true, "\ropen sesame\r", "the passphrase is empty"},
+	} {
+		master, slave := newPTY(t, 80)
+		tty, err := os.OpenFile(slave, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go io.Copy(io.Discard, master) // the prompts and any echo
+		if _, err := master.Write([]byte(tc.typed)); err != nil {
+			t.Fatal(err)
+		}
+		p, err := promptPassphrase(tty, tc.confirm)
+		got := string(p)
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("typed %q (twice: %v): got %q, want %q", tc.typed, tc.confirm, got, tc.want)
+		}
+		tty.Close()
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,6 +212,8 @@ func TestSealUsage(t *testing.T) {
 		{[]string{"seal", "-in", msg, "-passphrase-file", pass, "-argon2-threads", "0"}, "-argon2-threads 0"},
 		{[]string{"seal", "-in", msg, "-passphrase-file", pass, "-argon2-memory", "0"}, "-argon2-memory 0"},
 		{[]string{"open", "-in", msg, "extra"}, "unexpected argument"},
+		{[]string{"seal", "-in", "", "-key-file", key}, "-in and -out: want a file name or -"},
+		{[]string{"open", "-in", msg, "-out", "", "-key-file", key}, "-in and -out: want a file name or -"},
 	} {
 		status, stdout, stderr := runTool(t, tc.args...)
 		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitUsage, tc.want, tc.args)
@@ -261,8 +265,12 @@ func TestSealHeader(t *testing.T) {
 			t.Errorf("byte %d = %d: error %v, want %q", tc.at, tc.val, err, tc.want)
 		}
 	}
-	if _, err := parseSealHeader(good[:20]); err == nil || !strings.Contains(err.Error(), "cut short") {
-		t.Errorf("a short header: error %v", err)
+	// Every length from the magic to a byte short of the header, each in
+	// a slice of its own capacity, so that no read past it goes unseen.
+	for n := len(sealMagic); n < sealHeaderSize; n++ {
+		if _, err := parseSealHeader(good[:n:n]); err == nil || !strings.Contains(err.Error(), "cut short") {
+			t.Errorf("a header of %d bytes: error %v", n, err)
+		}
 	}
 	// Each bound itself parses; a step past it does not, nor one of the
 	// Argon2id fields alone in a key-file header.
@@ -358,6 +366,18 @@ func TestSealPassphraseTamper(t *testing.T) {
 	ceiling := []string{"-argon2-max-memory", "64", "-argon2-max-work", "64", "-argon2-max-threads", "16"}
 	sealed := sealFile(t, dir, msg, "sealed", append(fastArgon, secret...)...)
 	limits := argon2Limits{memory: 64 << 10, work: 64 << 10, lanes: 16}
+	// Argon2id over the ceiling of the open under way fails the test at
+	// once, where paying it would hang the test on a billion passes.
+	ceilingNow := limits
+	derive := argon2IDKey
+	defer func() { argon2IDKey = derive }()
+	argon2IDKey = func(pass, salt []byte, time, memory uint32, threads uint8, keyLen uint32) []byte {
+		if err := ceilingNow.check(time, memory, threads); err != nil {
+			t.Errorf("open derived a key over its ceiling: %v", err)
+			return make([]byte, keyLen)
+		}
+		return derive(pass, salt, time, memory, threads, keyLen)
+	}
 	open := func(b []byte) {
 		t.Helper()
 		h, err := parseSealHeader(b)
@@ -385,7 +405,9 @@ func TestSealPassphraseTamper(t *testing.T) {
 		b := bytes.Clone(sealed)
 		copy(b[f.at:f.at+f.n], bytes.Repeat([]byte{0xff}, f.n))
 		open(b)
+		ceilingNow = argon2Limits{memory: defaultArgon2MaxMemMiB << 10, work: defaultArgon2MaxWorkMiB << 10, lanes: defaultArgon2MaxThreads}
 		openFails(t, dir, b, "", secret...)
+		ceilingNow = limits
 	}
 }
 
@@ -515,5 +537,210 @@ func TestSealArgon2MemoryOverflow(t *testing.T) {
 			t.Errorf("-argon2-memory %s: sealed a file", mib)
 			os.Remove(filepath.Join(dir, "sealed"))
 		}
+	}
+}
+
+// TestSealFlagBounds checks each numeric flag of seal and open at its
+// bounds: the bound itself is taken, and one past it, or a negative
+// number, is a usage error that names the flag.
+func TestSealFlagBounds(t *testing.T) {
+	// Seal's cases raise the ceiling to the most it may be, so that the
+	// flag under test is the one that refuses.
+	raise := []string{"-argon2-max-memory", "4096", "-argon2-max-work", "4398046511104", "-argon2-max-threads", "255"}
+	for _, tc := range []struct {
+		open bool
+		args []string
+		want string // "" for a good command line
+	}{
+		{false, []string{"-argon2-time", "65536"}, ""},
+		{false, []string{"-argon2-time", "65537"}, "-argon2-time 65537: want 1 to 65536"},
+		{false, []string{"-argon2-time", "-1"}, `invalid value "-1" for flag -argon2-time`},
+		{false, []string{"-argon2-threads", "255", "-argon2-memory", "2"}, ""},
+		{false, []string{"-argon2-threads", "256", "-argon2-memory", "2"}, "-argon2-threads 256: want 1 to 255"},
+		{false, []string{"-argon2-threads", "255", "-argon2-memory", "1"}, "at least 8 KiB per lane"},
+		{false, []string{"-argon2-memory", "4096"}, ""},
+		{false, []string{"-argon2-memory", "4097"}, "-argon2-memory 4097: want 1 to 4096 MiB"},
+		{false, []string{"-chunk-size", "1024"}, ""},
+		{false, []string{"-chunk-size", "16777216"}, ""},
+		{false, []string{"-chunk-size", "33554432"}, "-chunk-size 33554432: want a power of two"},
+		{false, []string{"-chunk-size", "0"}, "-chunk-size 0: want a power of two"},
+		{false, []string{"-chunk-size", "-1024"}, `invalid value "-1024" for flag -chunk-size`},
+		{true, []string{"-argon2-max-memory", "4096"}, ""},
+		{true, []string{"-argon2-max-memory", "4097"}, "-argon2-max-memory 4097: want at most 4096 MiB"},
+		{true, []string{"-argon2-max-memory", "-1"}, `invalid value "-1" for flag -argon2-max-memory`},
+		{true, []string{"-argon2-max-work", "4398046511104"}, ""},
+		{true, []string{"-argon2-max-work", "4398046511105"}, "-argon2-max-work 4398046511105: want at most 4398046511104 MiB"},
+		{true, []string{"-argon2-max-work", "18014398509481984"}, "-argon2-max-work 18014398509481984"}, // 2^54 MiB: 0 KiB after wrapping
+	} {
+		name, args := "open", tc.args
+		if !tc.open {
+			name, args = "seal", append(append(slices.Clone(raise), tc.args...), "-passphrase-env", "TWOFISH_TEST_UNSET_VARIABLE")
+		}
+		var stderr bytes.Buffer
+		_, err := parseSeal(name, tc.open, args, &stderr)
+		got := stderr.String()
+		if err != nil && err != errReported {
+			got += err.Error()
+		}
+		if (err == nil) != (tc.want == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("twofish %s %q: %v, stderr %q; want %q", name, args, err, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestSealPassphraseFile checks that -passphrase-file takes the first line
+// of the file, without its line ending (\n or \r\n), as the passphrase, and
+// refuses a file whose first line is empty.
+func TestSealPassphraseFile(t *testing.T) {
+	dir, msg, _, _ := sealSetup(t, 100)
+	t.Setenv("TWOFISH_TEST_PASSPHRASE", "correct horse")
+	sealed := filepath.Join(dir, "sealed")
+	sealFile(t, dir, msg, "sealed", append(fastArgon, "-passphrase-env", "TWOFISH_TEST_PASSPHRASE")...)
+	for i, text := range []string{"correct horse", "correct horse\n", "correct horse\r\n", "correct horse\nsecond line\n"} {
+		pass, out := filepath.Join(dir, fmt.Sprint("pass", i)), filepath.Join(dir, fmt.Sprint("out", i))
+		writeFile(t, pass, []byte(text))
+		if status, _, stderr := runTool(t, "open", "-in", sealed, "-out", out, "-passphrase-file", pass); status != exitOK {
+			t.Errorf("-passphrase-file holding %q: status %d: %s", text, status, stderr)
+		}
+	}
+	for _, text := range []string{"", "\n", "\r\ncorrect horse\n"} {
+		pass := filepath.Join(dir, "empty")
+		writeFile(t, pass, []byte(text))
+		args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "refused"), "-passphrase-file", pass}
+		status, stdout, stderr := runTool(t, args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "the first line is empty", args)
+	}
+}
+
+// TestSealOutputOwnerOnly checks that the files seal and open write, the
+// sealed file and the plaintext, are for their owner alone, also where -f
+// replaces a file that others could read.
+func TestSealOutputOwnerOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permissions on Windows")
+	}
+	dir, msg, key, _ := sealSetup(t, 3000)
+	sealed, opened := filepath.Join(dir, "sealed"), filepath.Join(dir, "opened")
+	writeFile(t, opened, []byte("old"))
+	if err := os.Chmod(opened, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"seal", "-in", msg, "-out", sealed, "-key-file", key},
+		{"open", "-in", sealed, "-out", opened, "-key-file", key, "-f"},
+	} {
+		if status, _, stderr := runTool(t, args...); status != exitOK {
+			t.Fatalf("twofish %q: status %d: %s", args, status, stderr)
+		}
+		fi, err := os.Stat(args[4])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+			t.Errorf("twofish %s wrote %s with permissions %v, want none for group and others", args[0], args[4], perm)
+		}
+	}
+}
+
+// TestSealRefusesBeforeSecret checks that what can be refused without the
+// secret is refused before the secret is read: an existing output, and
+// for open the wrong kind of secret, so that no passphrase is typed and no
+// Argon2id paid for nothing. A secret file that does not exist tells which
+// came first. A secret that fails after the output was made leaves none.
+func TestSealRefusesBeforeSecret(t *testing.T) {
+	dir, msg, key, pass := sealSetup(t, 100)
+	sealFile(t, dir, msg, "p", append(fastArgon, "-passphrase-file", pass)...)
+	sealFile(t, dir, msg, "k", "-key-file", key)
+	missing := filepath.Join(dir, "missing")
+	exists := filepath.Join(dir, "exists")
+	writeFile(t, exists, []byte("old"))
+	// A header's Argon2id costs are beside the point with a key file.
+	costly := readFile(t, filepath.Join(dir, "p"))
+	copy(costly[12:16], []byte{0xff, 0xff, 0xff, 0xff})
+	writeFile(t, filepath.Join(dir, "p"), costly)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"seal", "-in", msg, "-out", exists, "-passphrase-file", missing}, "-out " + exists + " exists"},
+		{[]string{"seal", "-in", msg, "-out", exists, "-key-file", missing}, "-out " + exists + " exists"},
+		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", exists, "-key-file", missing}, "-out " + exists + " exists"},
+		{[]string{"open", "-in", filepath.Join(dir, "p"), "-out", filepath.Join(dir, "new"), "-key-file", missing}, "sealed with a passphrase, not a key file"},
+		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "sealed with a key file"},
+		{[]string{"seal", "-in", msg, "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "-passphrase-file " + missing},
+		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", filepath.Join(dir, "new"), "-key-file", missing}, "-key-file " + missing},
+	} {
+		status, stdout, stderr := runTool(t, tc.args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, tc.want, tc.args)
+		if string(readFile(t, exists)) != "old" {
+			t.Fatalf("twofish %q changed %s", tc.args, exists)
+		}
+		if names := dirNames(t, dir); len(names) != 6 {
+			t.Errorf("twofish %q: files in the directory: %q", tc.args, names)
+		}
+	}
+}
+
+// TestSealOutputIsSecretFile checks that seal and open refuse an output
+// that is the key or passphrase file, even with -f: replacing it would
+// lose the secret, and with it the sealed file.
+func TestSealOutputIsSecretFile(t *testing.T) {
+	dir, msg, key, pass := sealSetup(t, 100)
+	sealFile(t, dir, msg, "k", "-key-file", key)
+	sealFile(t, dir, msg, "p", append(fastArgon, "-passphrase-file", pass)...)
+	keyBytes, passBytes := readFile(t, key), readFile(t, pass)
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(key, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"seal", "-in", msg, "-out", key, "-key-file", key},
+		{"seal", "-in", msg, "-out", link, "-key-file", key},
+		{"seal", "-in", msg, "-out", pass, "-passphrase-file", pass},
+		{"open", "-in", filepath.Join(dir, "k"), "-out", key, "-key-file", key},
+		{"open", "-in", filepath.Join(dir, "p"), "-out", pass, "-passphrase-file", pass},
+	} {
+		for _, f := range []string{"-f=false", "-f"} {
+			args := append(slices.Clone(args), f)
+			status, stdout, stderr := runTool(t, args...)
+			checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitUsage, "-out "+args[4]+" is also the "+args[5], args)
+		}
+	}
+	if !bytes.Equal(readFile(t, key), keyBytes) || !bytes.Equal(readFile(t, pass), passBytes) {
+		t.Error("the key or passphrase file was changed")
+	}
+}
+
+// TestOpenFailureKeepsOutput checks that open of a changed file, with -f,
+// leaves the file that it would have replaced as it was, and no other.
+func TestOpenFailureKeepsOutput(t *testing.T) {
+	dir, msg, key, _ := sealSetup(t, 3*sealChunk)
+	sealed := sealFile(t, dir, msg, "sealed", append(sealChunkFlag, "-key-file", key)...)
+	sealed[len(sealed)-1] ^= 1
+	bad, out := filepath.Join(dir, "bad"), filepath.Join(dir, "out")
+	writeFile(t, bad, sealed)
+	writeFile(t, out, []byte("old"))
+	args := []string{"open", "-f", "-in", bad, "-out", out, "-key-file", key}
+	status, stdout, stderr := runTool(t, args...)
+	checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "does not authenticate", args)
+	if got := string(readFile(t, out)); got != "old" {
+		t.Errorf("a failed open -f left %d bytes in the output, want the old file", len(got))
+	}
+	if names := dirNames(t, dir); len(names) != 6 {
+		t.Errorf("files in the directory: %q", names)
+	}
+}
+
+// TestSealKeyFileLength checks that a key file is 32 raw bytes or 64 hex
+// digits: hex of another length, or raw bytes of another, is refused, not
+// taken as a shorter or longer key.
+func TestSealKeyFileLength(t *testing.T) {
+	dir, msg, _, _ := sealSetup(t, 10)
+	key := filepath.Join(dir, "key")
+	for _, text := range []string{strings.Repeat("ab", 31) + "\n", strings.Repeat("ab", 33) + "\n", strings.Repeat("ab", 16) + "\n", strings.Repeat("x", 31), strings.Repeat("x", 33)} {
+		writeFile(t, key, []byte(text))
+		args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "sealed"), "-key-file", key}
+		status, stdout, stderr := runTool(t, args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, fmt.Sprintf("%d bytes; want a 32-byte key, raw or as 64 hex digits", len(text)), args)
 	}
 }

@@ -175,13 +175,17 @@ func formatKiB(n uint64) string {
 // chunkSize is the plaintext size of every chunk but the last.
 func (h *sealHeader) chunkSize() int { return 1 << h.chunkLog }
 
+// argon2IDKey is argon2.IDKey, in a variable so that tests can see the
+// costs that open would pay, and refuse to pay them, before it does.
+var argon2IDKey = argon2.IDKey
+
 // newAEADFor derives the file key from secret (the passphrase for
 // kdfArgon2id, the 32-byte key for kdfKey) and returns the AEAD of the
 // header's mode under it.
 func (h *sealHeader) newAEADFor(secret []byte) (cipher.AEAD, error) {
 	ikm := secret
 	if h.kdf == kdfArgon2id {
-		ikm = argon2.IDKey(secret, h.salt[:], h.time, h.memory, h.threads, 32)
+		ikm = argon2IDKey(secret, h.salt[:], h.time, h.memory, h.threads, 32)
 	}
 	key, err := hkdf.Key(sha256.New, ikm, h.salt[:], sealKeyInfo, 32)
 	if err != nil {
