@@ -198,7 +198,8 @@ func (o *output) abort() {
 }
 
 // A cleanup removes the temporary files of the outputs if the process is
-// interrupted (SIGINT, SIGTERM, SIGHUP) before they are committed, and
+// interrupted (SIGINT, SIGTERM, SIGHUP) before they are committed, turns
+// the terminal's echo back on if a passphrase prompt had it off, and
 // exits with 128 plus the signal's number. A kill that cannot be caught leaves a temporary file behind, but
 // never a partial file under the output's name.
 type cleanup struct {
@@ -221,6 +222,7 @@ func newCleanup(stderr io.Writer, name string) *cleanup {
 		for _, o := range c.outputs {
 			o.abort()
 		}
+		restoreTerminal()
 		fmt.Fprintf(c.stderr, "twofish %s: %v; no output written\n", name, sig)
 		os.Exit(exitSignal(sig))
 	}()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 
 	"golang.org/x/term"
 )
@@ -22,6 +23,20 @@ func readPassphrase(confirm bool) ([]byte, error) {
 	return promptPassphrase(tty, confirm)
 }
 
+// echoOff holds, while a prompt has the terminal's echo off, what puts the
+// terminal back as it was: a signal that ends the process in the middle of
+// the prompt (cleanup) runs it, where the process would otherwise leave
+// the shell without echo.
+var echoOff atomic.Pointer[func()]
+
+// restoreTerminal puts back the terminal whose echo a prompt has turned
+// off, if one has.
+func restoreTerminal() {
+	if f := echoOff.Load(); f != nil {
+		(*f)()
+	}
+}
+
 // promptPassphrase reads a passphrase from the terminal t without echo.
 func promptPassphrase(t *os.File, confirm bool) ([]byte, error) {
 	fd := int(t.Fd())
@@ -30,6 +45,14 @@ func promptPassphrase(t *os.File, confirm bool) ([]byte, error) {
 	}
 	ask := func(prompt string) ([]byte, error) {
 		fmt.Fprint(t, prompt)
+		if st, err := term.GetState(fd); err == nil {
+			restore := func() {
+				term.Restore(fd, st)
+				fmt.Fprintln(t)
+			}
+			echoOff.Store(&restore)
+			defer echoOff.Store(nil)
+		}
 		p, err := term.ReadPassword(fd)
 		fmt.Fprintln(t)
 		if err != nil {

@@ -375,3 +375,73 @@ func TestPromptPassphrase(t *testing.T) {
 		tty.Close()
 	}
 }
+
+// TestPromptInterruptRestoresEcho interrupts seal (Ctrl-C, SIGINT) while
+// it waits at the passphrase prompt, whose terminal has echo off: seal
+// exits with status 130, leaves no output, and leaves the terminal echoing
+// again, as the shell it returns to needs.
+func TestPromptInterruptRestoresEcho(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	writeFile(t, in, []byte("a message"))
+	master, slave := newPTY(t, 80)
+	tty, err := os.OpenFile(slave, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	cmd := execCommand(t, "seal", "-in", in, "-out", out)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var screen bytes.Buffer
+	prompted := make(chan struct{})
+	go func() {
+		buf, signal := make([]byte, 4096), prompted
+		for {
+			n, err := master.Read(buf)
+			screen.Write(buf[:n])
+			if strings.Contains(screen.String(), "passphrase: ") && signal != nil {
+				close(signal)
+				signal = nil
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	echoing := func() bool {
+		tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tio.Lflag&unix.ECHO != 0
+	}
+	select {
+	case <-prompted:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("no passphrase prompt after 60s")
+	}
+	// The prompt is written before echo goes off: wait for that too.
+	for end := time.Now().Add(10 * time.Second); echoing() && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
+	if echoing() {
+		t.Fatal("the terminal still echoes at the passphrase prompt")
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("seal ended with %v, want exit status 130", err)
+	}
+	if !echoing() {
+		t.Error("seal, interrupted at its prompt, left the terminal without echo")
+	}
+	if names := dirNames(t, dir); len(names) != 1 {
+		t.Errorf("files left besides the input: %q", names)
+	}
+}
