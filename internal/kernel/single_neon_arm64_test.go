@@ -4,37 +4,44 @@ package kernel
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
 )
 
-// TestSingleNEON checks the arm64-neon single-block kernels against
-// generic: every key size, many keys and blocks, separate and in place.
-func TestSingleNEON(t *testing.T) {
+// The arm64-neon kernels of single blocks (_asm/arm64neon's single.go)
+// against the official vectors and the generic kernel. The root package's
+// Encrypt and Decrypt reach them for arm64-neon's ladder, and so does a run
+// whose last group is one block (TestGuardPages, TestDifferential); these
+// call them directly. TestNEONAssemblyIsConstantTime scans them with the
+// 16-way kernels.
+
+// singleNEON is arm64-neon's kernel of single blocks.
+var singleNEON = singleKernel{
+	func(key []byte) *Schedule { return newCipher(key, ARM64NEON).ks },
+	encryptBlock1NEON,
+	decryptBlock1NEON,
+}
+
+// requireNEON skips t where this CPU cannot run arm64-neon, or fails it
+// where TWOFISH_TEST_REQUIRE names arm64-neon.
+func requireNEON(t *testing.T) {
+	t.Helper()
 	if !ARM64NEON.Supported {
-		t.Skip("this CPU has no ASIMD")
+		skipUnsupported(t, ARM64NEON.Name)
 	}
-	r := testRand(t)
-	for _, size := range keySizes {
-		t.Run(fmt.Sprintf("key=%d", 8*size), func(t *testing.T) {
-			for range 50 {
-				key := randBytes(r, size)
-				c, ref := newCipher(key, ARM64NEON), newCipher(key, Generic)
-				src := randBytes(r, BlockSize)
-				want := make([]byte, BlockSize)
-				ref.EncryptBlocks(want, src)
-				got := make([]byte, BlockSize)
-				EncryptBlockNEON(c.ks, got, src)
-				if !bytes.Equal(got, want) {
-					t.Fatalf("key %x: encrypt %x = %x, want %x", key, src, got, want)
-				}
-				DecryptBlockNEON(c.ks, got, got)
-				if !bytes.Equal(got, src) {
-					t.Fatalf("key %x: decrypt %x = %x, want %x", key, want, got, src)
-				}
-			}
-		})
-	}
+}
+
+// TestSingleNEONKnownAnswers runs the official vectors through the
+// single-block kernels (checkSingleKnownAnswers).
+func TestSingleNEONKnownAnswers(t *testing.T) {
+	requireNEON(t)
+	checkSingleKnownAnswers(t, singleNEON)
+}
+
+// TestSingleNEONDifferential compares the single-block kernels with the
+// generic kernel (checkSingleDifferential).
+func TestSingleNEONDifferential(t *testing.T) {
+	requireNEON(t)
+	checkSingleDifferential(t, singleNEON)
 }
 
 // TestSingleNEONShort passes EncryptBlockNEON and DecryptBlockNEON a
@@ -42,9 +49,7 @@ func TestSingleNEON(t *testing.T) {
 // capacity: each panics before the kernel reads or writes a byte, and
 // leaves the destination and the capacity behind it as they were.
 func TestSingleNEONShort(t *testing.T) {
-	if !ARM64NEON.Supported {
-		t.Skip("this CPU has no ASIMD")
-	}
+	requireNEON(t)
 	c := newCipher(randBytes(testRand(t), 32), ARM64NEON)
 	for _, f := range []struct {
 		name string
