@@ -111,7 +111,7 @@ func TestARM64ChainKeyMaterialGuarded(t *testing.T) {
 				case ChainMAC:
 					d = nil
 				}
-				runChain(ARM64x1, ks, tb, m, d, p, n, s)
+				chain1x(tb, ks, m, d, p, n, s)
 				if *s != ws {
 					t.Fatalf("%s: guarded chain value %x, want %x", what, *s, ws)
 				}
