@@ -72,9 +72,9 @@ func chainBody(m serial.Mode, bmi bool, name string) {
 		c.XORL(ks.subkey(i), w)
 	}
 	l.x, l.y = s[0], s[1]
-	l.passive = [2]operand.Op{s[2], s[3]}
+	l.passive = [2]gpr{s[2], s[3]}
 	for h := range 16 {
-		halfRound(ks, []*lane{l}, 8+2*h, false, h%2, nil)
+		halfRound(ks, l, 8+2*h, false)
 	}
 	// After an even number of half-rounds the active pair is in AX and BX
 	// again: the output is CX, DX, AX, BX, whitened, which the exchanges
