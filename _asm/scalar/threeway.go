@@ -23,17 +23,32 @@ import (
 //     exchanges its register with the active pair's (three moves, which
 //     the core renames away), so the next active pair is in AX, BX or CX.
 //
-// That is 34 instructions a block and round, with no memory operand but
-// the look-ups and the subkeys, against 42 with the active words in 32-bit
-// registers and the passive ones in the frame, as the kernel before had
-// them: on Zen 5, ECB over 8 KiB ran 1.6x as fast (BenchmarkRuns, n=96).
-// All 14 registers hold state, the tables' address or the look-ups' index,
-// so the subkeys are copied into the frame, the 16 rounds are unrolled
-// (7 KB of code a kernel) and the pointers and the count wait in the frame.
+// That is 34 instructions a block and round with no memory operand but the
+// look-ups and the subkeys, where the kernel before had 32 and stored and
+// loaded the passive words (its active words in 32-bit registers, read
+// with shifts that destroy them, its passive ones in the frame). All 14
+// registers hold state, the tables' address or the look-ups' index, so the
+// subkeys and pointers wait in the frame, and a loop of turn3 rounds reads
+// each turn's subkeys from a copy at a fixed place there.
+//
+// Measured on Zen 5 (go test -run '^$' -bench 'Runs/.*/impl=amd64-3way$'
+// ./internal/kernel, alternating the test binaries, medians of 5), against
+// the kernel before: 1.05-1.09x from 3 blocks on; encryption over 8 KiB
+// 1.08x, decryption 1.00-1.01x (BenchmarkECB), which was the faster of the
+// two before and now runs level with encryption. llvm-mca 19 estimates a
+// round at 24.3 cycles against 26.8 (encryption) and 24.0 against 23.6
+// (decryption) on Zen 5, and at 32.8 against 34.5 and 34.0 on Zen 1.
 //
 // Decryption holds each pair with its words exchanged (rotated by 32 on
 // load and store), as its passive pairs' first words rotate before the XOR
 // and their second words after it.
+
+// turn3 is the number of rounds in one turn of the 3-way kernels' loop:
+// four, 2.1 KB of code a kernel. Sixteen, the rounds unrolled (7 KB), ran
+// 1.02-1.04x as fast in a loop of calls but 0.91-0.94x as fast where other
+// code runs between the calls (BenchmarkShapes, GCM and CTR over 64 bytes,
+// Zen 5, medians of 5); two ran 0.96-0.97x as fast as four.
+const turn3 = 4
 
 // block3 is one block's registers in the 3-way kernels: its active pair
 // (AX, BX or CX), its passive pair and its g function's two sums. The
@@ -71,9 +86,11 @@ func threeWay(dec bool) {
 	if dec {
 		inA, inP, outP, outA = 4, 6, 0, 2
 	}
-	locals := c.AllocLocal(24 + 160)
-	src, dst, n := locals, locals.Offset(8), locals.Offset(16)
-	ks := keys{t: tables3, k: locals.Offset(24)}
+	locals := c.AllocLocal(32 + 8*turn3 + 160)
+	src, dst, n, koff := locals, locals.Offset(8), locals.Offset(16), locals.Offset(24)
+	// The turn's subkeys, copied from the call's copy of all of them.
+	kcur := keys{t: tables3, k: locals.Offset(32)}
+	ks := keys{t: tables3, k: locals.Offset(32 + 8*turn3)}
 	c.Load(c.Param("ks"), index3)
 	for i := 0; i < 160; i += 16 {
 		c.MOVUPS(operand.Mem{Base: index3, Disp: i}, reg.X0)
@@ -114,13 +131,32 @@ func threeWay(dec bool) {
 		pair(m, inA, b.a)
 		pair(m.Offset(8), inP, b.p)
 	}
-	for h := range 16 {
-		k0 := 8 + 2*h
-		if dec {
-			k0 = 38 - 2*h
-		}
-		round3(ks, bs, k0, dec)
+	// koff is the byte offset in ks of the next turn's subkeys, the 2*turn3
+	// words from k[8] up in encryption, from k[40-2*turn3] down in
+	// decryption.
+	first, step := 4*8, 8*turn3
+	if dec {
+		first, step = 4*(40-2*turn3), -8*turn3
 	}
+	c.MOVQ(operand.U32(uint64(first)), koff)
+	c.Label("turn3")
+	c.MOVQ(koff, index3)
+	for i := 0; i < 8*turn3; i += 16 {
+		m := ks.k.Offset(i)
+		m.Index, m.Scale = index3, 1
+		c.MOVUPS(m, reg.X0)
+		c.MOVUPS(reg.X0, kcur.k.Offset(i))
+	}
+	for j := range turn3 {
+		k0 := 2 * j
+		if dec {
+			k0 = 2*turn3 - 2 - 2*j
+		}
+		round3(kcur, bs, k0, dec)
+	}
+	c.ADDQ(operand.I32(int32(step)), koff)
+	c.CMPQ(koff, operand.I32(int32(first+step*16/turn3)))
+	c.JNE(operand.LabelRef("turn3"))
 	// After an even number of rounds the passive pairs are the output's
 	// words 0 and 1, the active pairs its words 2 and 3.
 	c.MOVQ(dst, index3)
