@@ -91,10 +91,10 @@ func intelPolicy(f Facts) (name, reason string) {
 //
 // Measured on this project's AMD Zen 5 (family 0x1A model 0x2, a KVM
 // guest), 8 KiB, 256-bit key, ratios of medians in one process
-// (`go test -bench 'ECB|Modes'`, tools/benchratio.py): avx2-gather runs ECB 1.65x and CTR 1.63x as fast as
-// amd64-3way, avx2-vpgather only 1.09x and 1.10x. libgcrypt 1.11's AVX2
-// code (its manual gather) runs 1.00x our 3-way and 0.90x its own 3-way
-// code there, close to the 0.84x measured on Zen 3 (12 c/B
+// (`go test -bench 'ECB|Modes'`, tools/benchratio.py): avx2-gather runs ECB 1.51x and CTR 1.38x as fast as
+// amd64-3way, avx2-vpgather only 1.07x and 1.03x. libgcrypt 1.11's AVX2
+// code (its manual gather) ran 1.00x our 3-way kernel before the current
+// one (which runs ECB 1.07x as fast) and 0.90x its own 3-way code there, close to the 0.84x measured on Zen 3 (12 c/B
 // against 10.1 c/B); avx2-gather is 1.62x libgcrypt's AVX2 code. Zen 4:
 // libgcrypt's manual gather beat its VPGATHERDD by 6% (its 2023 manual-gather patch), and ours
 // beats libgcrypt's. Zen 3 and Zen 2 have the same look-up resources as
@@ -106,7 +106,8 @@ func intelPolicy(f Facts) (name, reason string) {
 // Hygon execute ymm instructions in two halves, but the manual gather's
 // rounds use xmm only: measured on Zen 1 (family 0x17 model 0x1, a KVM
 // guest; BenchmarkShapes, ECB, 8 KiB, 256-bit key), avx2-gather runs 1.42x
-// the 3-way kernel and avx2-vpgather 0.51x. VPGATHERDD is never chosen on
+// the 3-way kernel (the one before the current, which llvm-mca estimates
+// at 0.95x the current there) and avx2-vpgather 0.51x. VPGATHERDD is never chosen on
 // AMD: slower than the manual gather on Zen 4 (libgcrypt) and Zen 5
 // (measured), and slower than the 3-way kernel before Zen 4 (libgcrypt
 // hwf-x86.c, and measured on Zen 1).
@@ -114,13 +115,13 @@ func amdPolicy(f Facts) (name, reason string) {
 	cpu := "AMD " + f.FamilyModel()
 	switch gen := amdGeneration(f); gen {
 	case "Zen 5":
-		return "avx2-gather", cpu + " (Zen 5): measured on Zen 5, the manual gather runs ECB and CTR 1.6x as fast as the 3-way kernel and 1.5x as fast as VPGATHERDD"
+		return "avx2-gather", cpu + " (Zen 5): measured on Zen 5, the manual gather runs ECB 1.5x and CTR 1.4x as fast as the 3-way kernel and 1.5x as fast as VPGATHERDD"
 	case "Zen 4":
 		return "avx2-gather", cpu + " (Zen 4): the manual gather beats VPGATHERDD here (libgcrypt) and on Zen 5 (measured: 1.5x)"
 	case "Zen 1":
 		return "avx2-gather", cpu + " (Zen 1): measured on Zen 1, the manual gather runs ECB 1.4x as fast as the 3-way kernel and 2.8x as fast as VPGATHERDD"
 	case "Zen 3", "Zen 2":
-		return "avx2-gather", cpu + " (" + gen + "): the manual gather, estimated from Zen 1 and Zen 5 at about 1.4x to 1.6x the 3-way kernel; VPGATHERDD is slow before Zen 4"
+		return "avx2-gather", cpu + " (" + gen + "): the manual gather, estimated from Zen 1 and Zen 5 at about 1.4x to 1.5x the 3-way kernel; VPGATHERDD is slow before Zen 4"
 	}
 	return "avx2-gather", cpu + ": the manual gather, since VPGATHERDD is slow on AMD before Zen 4 and slower than the manual gather after"
 }
@@ -207,10 +208,11 @@ type shape struct {
 //     group costs 340-390 ns on Zen 5 whatever the number of blocks in it
 //     (the fixed cost of a call dominates one group, so avx512-gfni's
 //     cheaper rounds barely show there), its 4-block kernel 210-225 ns,
-//     while the 3-way ladder takes 330-340 ns for 9 blocks and 390-410 ns
-//     for 10. Measured run by run (BenchmarkRuns, avx512-gfni, Zen 5,
-//     medians of 5), the 3-way ladder is the faster below 10 blocks, also
-//     for the remainder of a long run.
+//     while the 3-way ladder takes 310-335 ns for 9 blocks and 375-390 ns
+//     for 10 (380-405 ns for a padded group of avx512-gfni). Measured run
+//     by run (BenchmarkRuns, Zen 5, medians of 5), the 3-way ladder is the
+//     faster below 10 blocks, level at 10, also for the remainder of a
+//     long run.
 //   - Short runs with the 16-way AVX2 kernels: avx2-gather pads a run, or
 //     the rest of a long one, to a group from 13 blocks, where the group
 //     costs less than the 3-way ladder. Measured on Zen 1: 16 blocks take
@@ -228,7 +230,7 @@ func shapePolicy(block string) shape {
 	switch block {
 	case "avx512-vbmi", "avx512-gfni":
 		s.below = 10
-		s.shortWhy = "one 64-block AVX-512 call costs about as much as 10 blocks of the 3-way kernel (Zen 5, measured run by run: 376 ns for a padded group, 390-410 ns for 10 blocks of the 3-way ladder)"
+		s.shortWhy = "one 64-block AVX-512 call costs about as much as 10 blocks of the 3-way kernel (Zen 5, measured run by run: 380 ns for a padded group, 375-390 ns for 10 blocks of the 3-way ladder)"
 	case "avx2-gather":
 		s.below = 13
 		s.shortWhy = "from 13 blocks one 16-block group of avx2-gather, padded, beats the 3-way kernel's ladder (Zen 1: 13 to 15 blocks take 890 ns padded, 1020 to 1120 ns on the 3-way ladder; 12 blocks 880 ns there)"
