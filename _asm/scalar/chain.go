@@ -40,18 +40,9 @@ func chainKernel(m serial.Mode) {
 }
 
 func chainBody(m serial.Mode, bmi bool, name string) {
-	ks := keys{t: c.GP64()}
-	c.Load(c.Param("t"), ks.t)
-	ks.k = operand.Mem{Base: c.Load(c.Param("ks"), c.GP64())}
+	ks, l := entry1(bmi)
 	// The pointers and the count stay in their argument slots.
 	dst, src, n := operand.NewParamAddr("dst", 16), operand.NewParamAddr("src", 24), operand.NewParamAddr("n", 32)
-	l := &lane{hi: [2]gpr{reg.ESI, reg.EDI}}
-	if bmi {
-		ops := [2]gpr{c.GP32(), c.GP32()}
-		c.MOVL(operand.U32(0x0810), ops[0]) // 8 bits from bit 16
-		c.MOVL(operand.U32(24), ops[1])
-		l.bmi = &ops
-	}
 	s := [4]gpr{reg.EAX, reg.EBX, reg.ECX, reg.EDX}
 	sp := c.Load(c.Param("s"), c.GP64())
 	for i, w := range s {

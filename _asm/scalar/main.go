@@ -228,6 +228,24 @@ func kernel(dec bool) {
 	emit(true, true)
 }
 
+// entry1 loads the key material of the 1-way kernels and the chain kernels
+// and returns their lane, which in the BMI body holds the BEXTR control and
+// SHRX count: registers that src, dst and n leave free, as they stay in
+// their argument slots.
+func entry1(bmi bool) (keys, *lane) {
+	ks := keys{t: c.GP64()}
+	c.Load(c.Param("t"), ks.t)
+	ks.k = operand.Mem{Base: c.Load(c.Param("ks"), c.GP64())}
+	l := &lane{hi: [2]gpr{reg.ESI, reg.EDI}}
+	if bmi {
+		ops := [2]gpr{c.GP32(), c.GP32()}
+		c.MOVL(operand.U32(0x0810), ops[0]) // 8 bits from bit 16
+		c.MOVL(operand.U32(24), ops[1])
+		l.bmi = &ops
+	}
+	return ks, l
+}
+
 // body emits one body of a 1-way kernel, from loading its arguments to
 // RET; bmi selects the body that reads bytes with BEXTR and SHRX, and
 // single the entry of one block, which has no count and no loop: the entry
@@ -245,20 +263,8 @@ func body(dec, bmi, single bool) {
 		return l
 	}
 
-	ks := keys{t: c.GP64()}
-	c.Load(c.Param("t"), ks.t)
-	// The subkeys' address and, in the BMI body, the BEXTR control and
-	// SHRX count take the registers of src, dst and n, which stay in their
-	// argument slots.
-	ks.k = operand.Mem{Base: c.Load(c.Param("ks"), c.GP64())}
+	ks, l := entry1(bmi)
 	src, dst, n := operand.NewParamAddr("src", 24), operand.NewParamAddr("dst", 16), operand.NewParamAddr("n", 32)
-	l := &lane{hi: [2]gpr{reg.ESI, reg.EDI}}
-	if bmi {
-		ops := [2]gpr{c.GP32(), c.GP32()}
-		c.MOVL(operand.U32(0x0810), ops[0]) // 8 bits from bit 16
-		c.MOVL(operand.U32(24), ops[1])
-		l.bmi = &ops
-	}
 	if !single {
 		c.CMPQ(n, operand.Imm(0))
 		c.JE(operand.LabelRef(label("done")))

@@ -234,49 +234,41 @@ func round3(ks keys, bs [3]*block3, k0 int, dec bool) {
 // joins each with one instruction, ADDL or LEAL; index3 holds the second
 // sum.
 func update3(ks keys, b *block3, k0 int, dec bool) {
-	u := index3.As32()
+	u, t0, t1 := index3, b.t0, b.t1
+	// lo and hi are the sums for the pair's low word, which rotates after
+	// its XOR, and its high word, which rotates before; early is the
+	// register of the earlier sum, free after the transform.
+	var lo, hi reg.GPPhysical
+	var early *reg.GPPhysical
 	if !dec {
-		// f = t0+K0 + t1 in t0, u = t0+K1 + 2*t1.
-		t0, t1 := b.t0.As32(), b.t1.As32()
-		c.MOVL(t0, u)
-		c.ADDL(ks.subkey(k0+1), u)
-		c.ADDL(ks.subkey(k0), t0)
-		c.ADDL(t1, t0)
-		c.LEAL(operand.Mem{Base: index3, Index: b.t1, Scale: 2}, u)
-		// p0 = ror(p0 ^ f, 1) in t0, p1 = rol(p1, 1) ^ u.
-		p := b.p.As32()
-		c.XORL(p, t0)
-		c.SHRQ(operand.Imm(32), b.p)
-		c.ROLL(operand.Imm(1), p)
-		c.XORL(u, p)
-		c.SHLQ(operand.Imm(32), b.p)
-		c.RORL(operand.Imm(1), t0)
-		c.ORQ(b.t0, b.p)
-		// The active pair goes to t1's register, the update to the
-		// active pair's, and p's register holds the next t1.
-		c.MOVQ(b.a, b.t1)
-		c.MOVQ(b.p, b.a)
-		b.p, b.t1 = b.t1, b.p
-		return
+		// f = t0+K0 + t1 in t0, u = t0+K1 + 2*t1; the pair is p0, p1.
+		c.MOVL(t0.As32(), u.As32())
+		c.ADDL(ks.subkey(k0+1), u.As32())
+		c.ADDL(ks.subkey(k0), t0.As32())
+		c.ADDL(t1.As32(), t0.As32())
+		c.LEAL(operand.Mem{Base: u, Index: t1, Scale: 2}, u.As32())
+		lo, hi, early = t0, u, &b.t1
+	} else {
+		// f = t1+K0 + t0 in t1, u = 2*t1+K1 + t0; the pair is p1, p0.
+		c.LEAL(operand.Mem{Base: t1, Index: t1, Scale: 1}, u.As32())
+		c.ADDL(ks.subkey(k0+1), u.As32())
+		c.ADDL(ks.subkey(k0), t1.As32())
+		c.ADDL(t0.As32(), t1.As32())
+		c.ADDL(t0.As32(), u.As32())
+		lo, hi, early = u, t1, &b.t0
 	}
-	// f = t1+K0 + t0 in t1, u = 2*t1+K1 + t0.
-	t0, t1 := b.t0.As32(), b.t1.As32()
-	c.LEAL(operand.Mem{Base: b.t1, Index: b.t1, Scale: 1}, u)
-	c.ADDL(ks.subkey(k0+1), u)
-	c.ADDL(ks.subkey(k0), t1)
-	c.ADDL(t0, t1)
-	c.ADDL(t0, u)
-	// The pair is p1 (low), p0 (high): p1 = ror(p1 ^ u, 1) in u,
-	// p0 = rol(p0, 1) ^ f.
-	p := b.p.As32()
-	c.XORL(p, u)
-	c.SHRQ(operand.Imm(32), b.p)
-	c.ROLL(operand.Imm(1), p)
-	c.XORL(t1, p)
-	c.SHLQ(operand.Imm(32), b.p)
-	c.RORL(operand.Imm(1), u)
-	c.ORQ(index3, b.p)
-	c.MOVQ(b.a, b.t0)
-	c.MOVQ(b.p, b.a)
-	b.p, b.t0 = b.t0, b.p
+	// low = ror(low ^ lo, 1), high = rol(high, 1) ^ hi, joined in p.
+	p := b.p
+	c.XORL(p.As32(), lo.As32())
+	c.SHRQ(operand.Imm(32), p)
+	c.ROLL(operand.Imm(1), p.As32())
+	c.XORL(hi.As32(), p.As32())
+	c.SHLQ(operand.Imm(32), p)
+	c.RORL(operand.Imm(1), lo.As32())
+	c.ORQ(lo, p)
+	// The active pair goes to the early sum's register, the update to the
+	// active pair's, and p's register takes the early sum next round.
+	c.MOVQ(b.a, *early)
+	c.MOVQ(p, b.a)
+	b.p, *early = *early, p
 }
