@@ -14,8 +14,8 @@
 //     function for eight blocks. The words stay in registers, and the two
 //     halves of 8 blocks (two ymm per word) are two independent chains.
 //     Fast only where the gather is: Intel after Haswell without the Gather
-//     Data Sampling microcode; on this project's Zen 5 it is 1.1x the 3-way
-//     kernel and the manual gather 1.6x.
+//     Data Sampling microcode; on this project's Zen 5 it is 1.03-1.07x the
+//     3-way kernel and the manual gather 1.4-1.5x (CTR and ECB).
 //
 //   - avx2-gather (encryptBlocks16AVX2Gather): a manual gather. libgcrypt's
 //     (its 2023 manual-gather patch) stores the words to the stack and inserts every table
@@ -35,8 +35,8 @@
 //     dependency on all its look-ups, and with four chains, emitted one
 //     after the other, the out-of-order core runs three chains' look-ups
 //     while one chain finishes (two chains of eight blocks, the ymm layout
-//     of the vpgather kernel, measured 1.37x the 3-way kernel on Zen 5, four
-//     chains 1.65x).
+//     of the vpgather kernel, measured 1.37x the 3-way kernel of the time on
+//     Zen 5, four chains 1.65x; that 3-way kernel ran at 0.93x the current).
 //
 // The kernels take two pointers, to the types of key.go: the Tables, the
 // four MDS·S-box tables s[0..3] at offsets 0, 1024, 2048 and 3072, and the
