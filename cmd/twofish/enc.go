@@ -411,16 +411,14 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 	}
 	clean := newCleanup(stderr, name)
 	defer clean.stop()
-	out, err := createOutput(cfg.out, inInfo, cfg.force, stdout)
+	out, err := clean.create(cfg.out, inInfo, cfg.force, stdout)
 	if err != nil {
 		return err
 	}
-	clean.add(out)
 	var ivOut *output
 	if cfg.ivOut != "" {
-		ivOut, err = createOutput(cfg.ivOut, inInfo, cfg.force, nil)
+		ivOut, err = clean.create(cfg.ivOut, inInfo, cfg.force, nil)
 		if err == nil {
-			clean.add(ivOut)
 			_, err = fmt.Fprintf(ivOut.w, "%x\n", cfg.iv)
 		}
 		if err != nil {

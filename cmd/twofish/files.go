@@ -238,11 +238,17 @@ func exitSignal(sig os.Signal) int {
 	return exitFailure
 }
 
-// add puts o under the cleanup's watch.
-func (c *cleanup) add(o *output) {
+// create prepares the output name as createOutput does and puts it under
+// the cleanup's watch.
+func (c *cleanup) create(name string, in os.FileInfo, force bool, stdout io.Writer) (*output, error) {
+	o, err := createOutput(name, in, force, stdout)
+	if err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	c.outputs = append(c.outputs, o)
 	c.mu.Unlock()
+	return o, nil
 }
 
 // do runs f, a commit or an abort, without a signal in between.

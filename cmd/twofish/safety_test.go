@@ -183,6 +183,20 @@ func TestStdio(t *testing.T) {
 	}
 }
 
+// writtenOutput returns the output name, prepared by createOutput with
+// force, with content written to it and not yet committed.
+func writtenOutput(t *testing.T, name string, force bool, content string) *output {
+	t.Helper()
+	out, err := createOutput(name, nil, force, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := out.w.Write([]byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // TestCommitFailureLeavesNothing makes the sync of commit fail, as a full
 // disk or an I/O error can at that point, by closing the temporary file
 // first: commit must fail and leave neither the output nor the temporary
@@ -191,13 +205,7 @@ func TestCommitFailureLeavesNothing(t *testing.T) {
 	for _, force := range []bool{false, true} {
 		dir := t.TempDir()
 		name := filepath.Join(dir, "out")
-		out, err := createOutput(name, nil, force, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := out.w.Write([]byte("some output")); err != nil {
-			t.Fatal(err)
-		}
+		out := writtenOutput(t, name, force, "some output")
 		out.tmp.Close()
 		if err := out.commit(); err == nil {
 			t.Errorf("-f %v: commit of a file that cannot be synced succeeded", force)
@@ -216,15 +224,9 @@ func TestCommitKeepsFileThatAppeared(t *testing.T) {
 	for _, force := range []bool{false, true} {
 		dir := t.TempDir()
 		name := filepath.Join(dir, "out")
-		out, err := createOutput(name, nil, force, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := out.w.Write([]byte("output")); err != nil {
-			t.Fatal(err)
-		}
+		out := writtenOutput(t, name, force, "output")
 		writeFile(t, name, []byte("appeared"))
-		err = out.commit()
+		err := out.commit()
 		want := "appeared"
 		if force {
 			want = "output"

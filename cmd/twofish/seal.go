@@ -296,11 +296,10 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 	// The output, too, is refused before the secret is read.
 	clean := newCleanup(stderr, name)
 	defer clean.stop()
-	out, err := createOutput(cfg.out, inInfo, cfg.force, stdout)
+	out, err := clean.create(cfg.out, inInfo, cfg.force, stdout)
 	if err != nil {
 		return err
 	}
-	clean.add(out)
 	if err := sealStream(cfg, h, in, out.w, total, stderr); err != nil {
 		clean.do(func() error { out.abort(); return nil })
 		return err
