@@ -87,16 +87,26 @@ func DecryptBlockGenericCT(ks *Schedule, dst, src []byte) {
 	binary.LittleEndian.PutUint32(dst[12:], d^ks.k[3])
 }
 
-// encryptBlocksGenericCT encrypts the len(src)/BlockSize whole blocks of src.
+// encryptBlocksGenericCT encrypts the len(src)/BlockSize whole blocks of src:
+// bitsliced from bitslicedMin blocks, else one at a time.
 func encryptBlocksGenericCT(ks *Schedule, dst, src []byte) {
+	if len(src) >= bitslicedMin*BlockSize {
+		encryptBitsliced(ks, dst, src)
+		return
+	}
 	for len(src) >= BlockSize {
 		EncryptBlockGenericCT(ks, dst, src)
 		dst, src = dst[BlockSize:], src[BlockSize:]
 	}
 }
 
-// decryptBlocksGenericCT decrypts the len(src)/BlockSize whole blocks of src.
+// decryptBlocksGenericCT decrypts the len(src)/BlockSize whole blocks of src:
+// bitsliced from bitslicedMin blocks, else one at a time.
 func decryptBlocksGenericCT(ks *Schedule, dst, src []byte) {
+	if len(src) >= bitslicedMin*BlockSize {
+		decryptBitsliced(ks, dst, src)
+		return
+	}
 	for len(src) >= BlockSize {
 		DecryptBlockGenericCT(ks, dst, src)
 		dst, src = dst[BlockSize:], src[BlockSize:]

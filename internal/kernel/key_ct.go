@@ -123,10 +123,12 @@ type ctSchedule struct {
 
 // packedSchedule is the key material of generic-ct, beside the subkeys:
 // ctSchedule.second with each table packed into a uint64 (entry x in bits
-// 4x to 4x+3), for look-ups by shifting, and the key length in 64-bit
+// 4x to 4x+3), for look-ups by shifting, the S vector, whose bytes the
+// bitsliced functions spread into lanes, and the key length in 64-bit
 // words.
 type packedSchedule struct {
 	packed [4][4][3]uint64
+	sv     [4]uint32
 	kw     int
 }
 
@@ -222,7 +224,7 @@ func (ct *ctSchedule) setKey(w keyWords) {
 
 // setKey fills p with the key material of the key words w.
 func (p *packedSchedule) setKey(w keyWords) {
-	p.kw = w.k
+	p.kw, p.sv = w.k, w.sv
 	p.packed = [4][4][3]uint64{}
 	for s := range w.k {
 		for j := range 4 {
