@@ -56,7 +56,9 @@
 // attacker who shares the machine. crypto/aes documents the same caveat for
 // its portable code. The constant-time kernels compute the S-boxes instead
 // (look-ups in registers: VPSHUFB on nibbles, VPERMI2B or TBL/TBX on bytes;
-// generic-ct shifts nibble tables packed into integers), make no
+// generic-ct evaluates q0 and q1 as Boolean circuits on bit planes, 16
+// blocks at a time, and single blocks by shifting nibble tables packed into
+// integers), make no
 // secret-dependent memory access or branch, build their key material the
 // same way, and hand leftover blocks only to constant-time kernels.
 // NewCipher uses table kernels for single blocks and short runs on every

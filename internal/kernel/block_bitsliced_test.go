@@ -149,23 +149,25 @@ func TestBitsliced(t *testing.T) {
 // blocks: bitsliced (bitslicedBlocks at a time, the last group padded) and
 // one block at a time.
 func BenchmarkGenericCT(b *testing.B) {
-	ks := withLayouts(packedLayout)
-	ks.expandPacked(make([]byte, 32))
-	for _, n := range []int{1, 2, 3, 4, 8, 16, 512} {
-		buf := make([]byte, n*BlockSize)
-		b.Run(fmt.Sprintf("n=%d/way=bitsliced", n), func(b *testing.B) {
-			b.SetBytes(int64(len(buf)))
-			for b.Loop() {
-				encryptBitsliced(ks, buf, buf)
-			}
-		})
-		b.Run(fmt.Sprintf("n=%d/way=blocks", n), func(b *testing.B) {
-			b.SetBytes(int64(len(buf)))
-			for b.Loop() {
-				for i := 0; i < len(buf); i += BlockSize {
-					EncryptBlockGenericCT(ks, buf[i:], buf[i:])
+	for _, size := range []int{16, 32} {
+		ks := withLayouts(packedLayout)
+		ks.expandPacked(make([]byte, size))
+		for _, n := range []int{1, 2, 3, 4, 16, 512} {
+			buf := make([]byte, n*BlockSize)
+			b.Run(fmt.Sprintf("key=%d/n=%d/way=bitsliced", 8*size, n), func(b *testing.B) {
+				b.SetBytes(int64(len(buf)))
+				for b.Loop() {
+					encryptBitsliced(ks, buf, buf)
 				}
-			}
-		})
+			})
+			b.Run(fmt.Sprintf("key=%d/n=%d/way=blocks", 8*size, n), func(b *testing.B) {
+				b.SetBytes(int64(len(buf)))
+				for b.Loop() {
+					for i := 0; i < len(buf); i += BlockSize {
+						EncryptBlockGenericCT(ks, buf[i:], buf[i:])
+					}
+				}
+			})
+		}
 	}
 }

@@ -24,7 +24,7 @@ import (
 // bytes, beside a Schedule of byte-sliced S-boxes. So a Cipher holds
 // exactly what its kernels read, each once: 4,256 bytes for tables alone,
 // 1,184 for byte-sliced S-boxes alone (and 4,096 for the tables that New
-// builds on use), 1,480 for nibble tables, 552 for packed ones; with the
+// builds on use), 1,480 for nibble tables, 568 for packed ones; with the
 // Cipher, and rounded up to Go's size classes, 4,864, 1,280 (and 4,096),
 // 1,536 and 640 (TestCipherMemory).
 type Schedule struct {
