@@ -213,9 +213,9 @@ func newBitslicedPlan(kw int) bitslicedPlan {
 // of each word and plane where that key byte has a one bit.
 type bitslicedKey [4][2][8]uint64
 
-// newBitslicedKey spreads the key bytes of ps into the lanes of the plan.
-func newBitslicedKey(ps *packedSchedule, plan *bitslicedPlan) *bitslicedKey {
-	k := new(bitslicedKey)
+// set spreads the key bytes of ps into the lanes of the plan.
+func (k *bitslicedKey) set(ps *packedSchedule, plan *bitslicedPlan) {
+	*k = bitslicedKey{}
 	for i, l := range plan.levels {
 		if l.m < 0 {
 			break
@@ -229,7 +229,6 @@ func newBitslicedKey(ps *packedSchedule, plan *bitslicedPlan) *bitslicedKey {
 			}
 		}
 	}
-	return k
 }
 
 // gBitsliced sets t0[i] = g(x[i]) and t1[i] = g(y[i]) for i < 16.
@@ -383,7 +382,8 @@ func unzip(v uint64) (a, b uint32) {
 func encryptBitsliced(ks *Schedule, dst, src []byte) {
 	ps := ks.packed()
 	plan := &bitslicedPlans[ps.kw]
-	key := newBitslicedKey(ps, plan)
+	var key bitslicedKey // on the stack: no allocation a call
+	key.set(ps, plan)
 	for n := len(src) / BlockSize; n > 0; n -= bitslicedBlocks {
 		m := min(n, bitslicedBlocks)
 		var a, b, c, d, y, t0, t1 [bitslicedBlocks]uint32
@@ -398,13 +398,13 @@ func encryptBitsliced(ks *Schedule, dst, src []byte) {
 			for i := range y {
 				y[i] = bits.RotateLeft32(b[i], 8)
 			}
-			gBitsliced(plan, key, &a, &y, &t0, &t1)
+			gBitsliced(plan, &key, &a, &y, &t0, &t1)
 			for i := range c {
 				c[i] = bits.RotateLeft32(c[i]^(t0[i]+t1[i]+ks.k[r]), -1)
 				d[i] = bits.RotateLeft32(d[i], 1) ^ (t0[i] + 2*t1[i] + ks.k[r+1])
 				y[i] = bits.RotateLeft32(d[i], 8)
 			}
-			gBitsliced(plan, key, &c, &y, &t0, &t1)
+			gBitsliced(plan, &key, &c, &y, &t0, &t1)
 			for i := range a {
 				a[i] = bits.RotateLeft32(a[i]^(t0[i]+t1[i]+ks.k[r+2]), -1)
 				b[i] = bits.RotateLeft32(b[i], 1) ^ (t0[i] + 2*t1[i] + ks.k[r+3])
@@ -428,7 +428,8 @@ func encryptBitsliced(ks *Schedule, dst, src []byte) {
 func decryptBitsliced(ks *Schedule, dst, src []byte) {
 	ps := ks.packed()
 	plan := &bitslicedPlans[ps.kw]
-	key := newBitslicedKey(ps, plan)
+	var key bitslicedKey // on the stack: no allocation a call
+	key.set(ps, plan)
 	for n := len(src) / BlockSize; n > 0; n -= bitslicedBlocks {
 		m := min(n, bitslicedBlocks)
 		var a, b, c, d, y, t0, t1 [bitslicedBlocks]uint32
@@ -443,13 +444,13 @@ func decryptBitsliced(ks *Schedule, dst, src []byte) {
 			for i := range y {
 				y[i] = bits.RotateLeft32(d[i], 8)
 			}
-			gBitsliced(plan, key, &c, &y, &t0, &t1)
+			gBitsliced(plan, &key, &c, &y, &t0, &t1)
 			for i := range a {
 				a[i] = bits.RotateLeft32(a[i], 1) ^ (t0[i] + t1[i] + ks.k[r+2])
 				b[i] = bits.RotateLeft32(b[i]^(t0[i]+2*t1[i]+ks.k[r+3]), -1)
 				y[i] = bits.RotateLeft32(b[i], 8)
 			}
-			gBitsliced(plan, key, &a, &y, &t0, &t1)
+			gBitsliced(plan, &key, &a, &y, &t0, &t1)
 			for i := range c {
 				c[i] = bits.RotateLeft32(c[i], 1) ^ (t0[i] + t1[i] + ks.k[r])
 				d[i] = bits.RotateLeft32(d[i]^(t0[i]+2*t1[i]+ks.k[r+1]), -1)

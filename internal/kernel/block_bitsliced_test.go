@@ -93,7 +93,8 @@ func TestGBitsliced(t *testing.T) {
 				ks := withLayouts(packedLayout)
 				ks.expandPacked(key)
 				plan := &bitslicedPlans[size/8]
-				bk := newBitslicedKey(ks.packed(), plan)
+				var bk bitslicedKey
+				bk.set(ks.packed(), plan)
 				for round := range 24 {
 					var x, y, t0, t1 [bitslicedBlocks]uint32
 					for i := range x {
@@ -103,7 +104,7 @@ func TestGBitsliced(t *testing.T) {
 							x[i], y[i] = v*0x01010101, (v^0xFF)*0x01010101
 						}
 					}
-					gBitsliced(plan, bk, &x, &y, &t0, &t1)
+					gBitsliced(plan, &bk, &x, &y, &t0, &t1)
 					for i := range x {
 						if w := ks.gCT(x[i]); t0[i] != w {
 							t.Fatalf("key %x: g(x[%d] = %#08x) = %#08x, want %#08x", key, i, x[i], t0[i], w)
