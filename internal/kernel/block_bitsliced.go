@@ -1,6 +1,6 @@
 package kernel
 
-//go:generate go run -C ../../_asm/bitslice . -out ../../internal/kernel/q_bitsliced.go
+//go:generate env -u GOARCH go run -C ../../_asm/bitslice . -out ../../internal/kernel/q_bitsliced.go
 
 import (
 	"encoding/binary"
