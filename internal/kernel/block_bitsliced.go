@@ -379,92 +379,92 @@ func unzip(v uint64) (a, b uint32) {
 
 // encryptBitsliced encrypts the len(src)/BlockSize whole blocks of src,
 // bitslicedBlocks at a time.
-func encryptBitsliced(ks *Schedule, dst, src []byte) {
+func encryptBitsliced(ks *Schedule, dst, src []byte) { bitsliced(ks, dst, src, false) }
+
+// decryptBitsliced decrypts the len(src)/BlockSize whole blocks of src,
+// bitslicedBlocks at a time.
+func decryptBitsliced(ks *Schedule, dst, src []byte) { bitsliced(ks, dst, src, true) }
+
+// bitsliced encrypts or decrypts the whole blocks of src bitslicedBlocks at
+// a time, the last group shorter.
+func bitsliced(ks *Schedule, dst, src []byte, decrypt bool) {
 	ps := ks.packed()
 	plan := &bitslicedPlans[ps.kw]
 	var key bitslicedKey // on the stack: no allocation a call
 	key.set(ps, plan)
 	for n := len(src) / BlockSize; n > 0; n -= bitslicedBlocks {
-		m := min(n, bitslicedBlocks)
-		var a, b, c, d, y, t0, t1 [bitslicedBlocks]uint32
-		for i := range m {
-			s := src[BlockSize*i : BlockSize*i+BlockSize]
-			a[i] = binary.LittleEndian.Uint32(s[0:]) ^ ks.k[0]
-			b[i] = binary.LittleEndian.Uint32(s[4:]) ^ ks.k[1]
-			c[i] = binary.LittleEndian.Uint32(s[8:]) ^ ks.k[2]
-			d[i] = binary.LittleEndian.Uint32(s[12:]) ^ ks.k[3]
+		m := min(n, bitslicedBlocks) * BlockSize
+		if decrypt {
+			decryptGroup(ks, plan, &key, dst[:m], src[:m])
+		} else {
+			encryptGroup(ks, plan, &key, dst[:m], src[:m])
 		}
-		for r := 8; r < 40; r += 4 {
-			for i := range y {
-				y[i] = bits.RotateLeft32(b[i], 8)
-			}
-			gBitsliced(plan, &key, &a, &y, &t0, &t1)
-			for i := range c {
-				c[i] = bits.RotateLeft32(c[i]^(t0[i]+t1[i]+ks.k[r]), -1)
-				d[i] = bits.RotateLeft32(d[i], 1) ^ (t0[i] + 2*t1[i] + ks.k[r+1])
-				y[i] = bits.RotateLeft32(d[i], 8)
-			}
-			gBitsliced(plan, &key, &c, &y, &t0, &t1)
-			for i := range a {
-				a[i] = bits.RotateLeft32(a[i]^(t0[i]+t1[i]+ks.k[r+2]), -1)
-				b[i] = bits.RotateLeft32(b[i], 1) ^ (t0[i] + 2*t1[i] + ks.k[r+3])
-			}
+		dst, src = dst[m:], src[m:]
+	}
+}
+
+// encryptGroup encrypts the blocks of src, at most bitslicedBlocks.
+func encryptGroup(ks *Schedule, plan *bitslicedPlan, key *bitslicedKey, dst, src []byte) {
+	var a, b, c, d, y, t0, t1 [bitslicedBlocks]uint32
+	loadGroup([4]*[bitslicedBlocks]uint32{&a, &b, &c, &d}, src, ks.k[0:4])
+	for r := 8; r < 40; r += 4 {
+		for i := range y {
+			y[i] = bits.RotateLeft32(b[i], 8)
 		}
-		for i := range m {
-			o := dst[BlockSize*i : BlockSize*i+BlockSize]
-			binary.LittleEndian.PutUint32(o[0:], c[i]^ks.k[4])
-			binary.LittleEndian.PutUint32(o[4:], d[i]^ks.k[5])
-			binary.LittleEndian.PutUint32(o[8:], a[i]^ks.k[6])
-			binary.LittleEndian.PutUint32(o[12:], b[i]^ks.k[7])
+		gBitsliced(plan, key, &a, &y, &t0, &t1)
+		for i := range c {
+			c[i] = bits.RotateLeft32(c[i]^(t0[i]+t1[i]+ks.k[r]), -1)
+			d[i] = bits.RotateLeft32(d[i], 1) ^ (t0[i] + 2*t1[i] + ks.k[r+1])
+			y[i] = bits.RotateLeft32(d[i], 8)
 		}
-		if n > bitslicedBlocks {
-			src, dst = src[BlockSize*bitslicedBlocks:], dst[BlockSize*bitslicedBlocks:]
+		gBitsliced(plan, key, &c, &y, &t0, &t1)
+		for i := range a {
+			a[i] = bits.RotateLeft32(a[i]^(t0[i]+t1[i]+ks.k[r+2]), -1)
+			b[i] = bits.RotateLeft32(b[i], 1) ^ (t0[i] + 2*t1[i] + ks.k[r+3])
+		}
+	}
+	storeGroup(dst, [4]*[bitslicedBlocks]uint32{&c, &d, &a, &b}, ks.k[4:8])
+}
+
+// decryptGroup decrypts the blocks of src, at most bitslicedBlocks.
+func decryptGroup(ks *Schedule, plan *bitslicedPlan, key *bitslicedKey, dst, src []byte) {
+	var a, b, c, d, y, t0, t1 [bitslicedBlocks]uint32
+	loadGroup([4]*[bitslicedBlocks]uint32{&c, &d, &a, &b}, src, ks.k[4:8])
+	for r := 36; r >= 8; r -= 4 {
+		for i := range y {
+			y[i] = bits.RotateLeft32(d[i], 8)
+		}
+		gBitsliced(plan, key, &c, &y, &t0, &t1)
+		for i := range a {
+			a[i] = bits.RotateLeft32(a[i], 1) ^ (t0[i] + t1[i] + ks.k[r+2])
+			b[i] = bits.RotateLeft32(b[i]^(t0[i]+2*t1[i]+ks.k[r+3]), -1)
+			y[i] = bits.RotateLeft32(b[i], 8)
+		}
+		gBitsliced(plan, key, &a, &y, &t0, &t1)
+		for i := range c {
+			c[i] = bits.RotateLeft32(c[i], 1) ^ (t0[i] + t1[i] + ks.k[r])
+			d[i] = bits.RotateLeft32(d[i]^(t0[i]+2*t1[i]+ks.k[r+1]), -1)
+		}
+	}
+	storeGroup(dst, [4]*[bitslicedBlocks]uint32{&a, &b, &c, &d}, ks.k[0:4])
+}
+
+// loadGroup reads word j of each block of src into v[j], XORed with k[j];
+// the words of the blocks after the last stay zero.
+func loadGroup(v [4]*[bitslicedBlocks]uint32, src []byte, k []uint32) {
+	for i := range len(src) / BlockSize {
+		for j := range 4 {
+			v[j][i] = binary.LittleEndian.Uint32(src[BlockSize*i+4*j:]) ^ k[j]
 		}
 	}
 }
 
-// decryptBitsliced decrypts the len(src)/BlockSize whole blocks of src,
-// bitslicedBlocks at a time.
-func decryptBitsliced(ks *Schedule, dst, src []byte) {
-	ps := ks.packed()
-	plan := &bitslicedPlans[ps.kw]
-	var key bitslicedKey // on the stack: no allocation a call
-	key.set(ps, plan)
-	for n := len(src) / BlockSize; n > 0; n -= bitslicedBlocks {
-		m := min(n, bitslicedBlocks)
-		var a, b, c, d, y, t0, t1 [bitslicedBlocks]uint32
-		for i := range m {
-			s := src[BlockSize*i : BlockSize*i+BlockSize]
-			c[i] = binary.LittleEndian.Uint32(s[0:]) ^ ks.k[4]
-			d[i] = binary.LittleEndian.Uint32(s[4:]) ^ ks.k[5]
-			a[i] = binary.LittleEndian.Uint32(s[8:]) ^ ks.k[6]
-			b[i] = binary.LittleEndian.Uint32(s[12:]) ^ ks.k[7]
-		}
-		for r := 36; r >= 8; r -= 4 {
-			for i := range y {
-				y[i] = bits.RotateLeft32(d[i], 8)
-			}
-			gBitsliced(plan, &key, &c, &y, &t0, &t1)
-			for i := range a {
-				a[i] = bits.RotateLeft32(a[i], 1) ^ (t0[i] + t1[i] + ks.k[r+2])
-				b[i] = bits.RotateLeft32(b[i]^(t0[i]+2*t1[i]+ks.k[r+3]), -1)
-				y[i] = bits.RotateLeft32(b[i], 8)
-			}
-			gBitsliced(plan, &key, &a, &y, &t0, &t1)
-			for i := range c {
-				c[i] = bits.RotateLeft32(c[i], 1) ^ (t0[i] + t1[i] + ks.k[r])
-				d[i] = bits.RotateLeft32(d[i]^(t0[i]+2*t1[i]+ks.k[r+1]), -1)
-			}
-		}
-		for i := range m {
-			o := dst[BlockSize*i : BlockSize*i+BlockSize]
-			binary.LittleEndian.PutUint32(o[0:], a[i]^ks.k[0])
-			binary.LittleEndian.PutUint32(o[4:], b[i]^ks.k[1])
-			binary.LittleEndian.PutUint32(o[8:], c[i]^ks.k[2])
-			binary.LittleEndian.PutUint32(o[12:], d[i]^ks.k[3])
-		}
-		if n > bitslicedBlocks {
-			src, dst = src[BlockSize*bitslicedBlocks:], dst[BlockSize*bitslicedBlocks:]
+// storeGroup writes v[j], XORed with k[j], into word j of each block of
+// dst.
+func storeGroup(dst []byte, v [4]*[bitslicedBlocks]uint32, k []uint32) {
+	for i := range len(dst) / BlockSize {
+		for j := range 4 {
+			binary.LittleEndian.PutUint32(dst[BlockSize*i+4*j:], v[j][i]^k[j])
 		}
 	}
 }
