@@ -42,8 +42,9 @@ var Generic = &Kernel{Name: "generic", Blocks: 1, Supported: true}
 
 // GenericCT is the portable constant-time kernel (block_generic_ct.go),
 // present in every build: slow, but without secret-dependent memory
-// accesses or branches on any architecture.
-var GenericCT = &Kernel{Name: "generic-ct", Blocks: 1, ConstantTime: true, Supported: true}
+// accesses or branches on any architecture. It takes runs bitslicedBlocks
+// at a time and single blocks alone.
+var GenericCT = &Kernel{Name: "generic-ct", Blocks: bitslicedBlocks, ConstantTime: true, Supported: true}
 
 // kernels lists every kernel of this build in order of preference, as
 // internal/cpu lists their names.
