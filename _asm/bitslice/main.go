@@ -16,8 +16,9 @@
 // three and four inputs are computed once for the t-box, and XORs that
 // several output bits share are computed once (Paar's greedy method: the
 // pair of terms that most outputs hold becomes a new term, until none is
-// held twice). That gives 23 to 30 operations a t-box, against 43 for the
-// plain normal form.
+// held twice). That gives 24 to 30 operations a t-box, against 31 to 41
+// for the normal form without shared XORs; choosing among equally shared
+// pairs at random, 2,000 times, found no smaller circuit.
 package main
 
 import (
