@@ -71,14 +71,16 @@ func (g *gen) def(expr string) string {
 // writeQ writes q<q>Bitsliced, which applies q0 (q = 0) or q1 to the 64
 // bytes of p in place.
 func writeQ(w *bytes.Buffer, q int) {
-	fmt.Fprintf(w, "// q%dBitsliced applies q%d to the 64 bytes whose bit i is in p[i].\n", q, q)
-	fmt.Fprintf(w, "func q%dBitsliced(p *[8]uint64) {\n", q)
+	fmt.Fprintf(w, "// q%dBitsliced sets dst to q%d of the 64 bytes whose bit i is in x[i] =\n", q, q)
+	fmt.Fprintf(w, "// a[i] ^ (a[i]^b[i])&m (a with its lanes m exchanged for b's), XORed\n")
+	fmt.Fprintf(w, "// with k.\n")
+	fmt.Fprintf(w, "func q%dBitsliced(dst, a, b *[8]uint64, m uint64, k *[8]uint64) {\n", q)
 	g := &gen{w: w}
 	// The nibbles: b = x mod 16 in planes 0-3, a = x/16 in planes 4-7.
 	var a, b [4]string
 	for i := range 4 {
-		b[i] = g.def(fmt.Sprintf("p[%d]", i))
-		a[i] = g.def(fmt.Sprintf("p[%d]", 4+i))
+		b[i] = g.def(fmt.Sprintf("a[%d] ^ (a[%d]^b[%d])&m", i, i, i))
+		a[i] = g.def(fmt.Sprintf("a[%d] ^ (a[%d]^b[%d])&m", 4+i, 4+i, 4+i))
 	}
 	for layer := range 2 {
 		// a' = a ^ b, b' = a ^ ror4(b, 1) ^ 8a mod 16.
@@ -98,8 +100,8 @@ func writeQ(w *bytes.Buffer, q int) {
 	// array would go through a temporary, whose 8-byte stores its 16-byte
 	// copy cannot forward from.
 	for i := range 4 {
-		fmt.Fprintf(w, "\tp[%d] = %s\n", i, a[i])
-		fmt.Fprintf(w, "\tp[%d] = %s\n", 4+i, b[i])
+		fmt.Fprintf(w, "\tdst[%d] = %s ^ k[%d]\n", i, a[i], i)
+		fmt.Fprintf(w, "\tdst[%d] = %s ^ k[%d]\n", 4+i, b[i], 4+i)
 	}
 	fmt.Fprintf(w, "}\n\n")
 }

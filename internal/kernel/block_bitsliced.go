@@ -29,29 +29,30 @@ import (
 // Byte j of the h function passes through q0 or q1 at each level
 // (qType, lastType), and at every level but the first of a 256-bit key one
 // byte of each pair takes q0 and the other q1. So exchanging chunks
-// between the words (a masked XOR swap, 32 operations) puts every byte
-// that takes q0 in one word and every byte that takes q1 in the other, and
-// a level costs two circuits, one a word, where computing both on both
-// words and selecting would cost four. At the first level of a 256-bit
-// key, word 1 first turns by two chunks, which pairs bytes {0, 1} and
-// {2, 3}, and turns back after it. The plan of each key length
-// (newBitslicedPlan) says which chunks to exchange before each level.
+// between the words (a masked XOR swap, which the circuits do as they read
+// their input) puts every byte that takes q0 in one word and every byte
+// that takes q1 in the other, and a level costs two circuits, one a word,
+// where computing both on both words and selecting would cost four. At the
+// first level of a 256-bit key, word 1 first turns by two chunks, which
+// pairs bytes {0, 1} and {2, 3}, and turns back after it. The plan of each
+// key length (newBitslicedPlan) says which chunks to exchange before each
+// level.
 //
 // Measured on Zen 5 (go test -run '^$' -bench GenericCT ./internal/kernel,
-// 512 blocks): 224 ns a block with a 128-bit key and 305 ns with a 256-bit
-// one, 8.5x and 9.0x EncryptBlockGenericCT a block at a time. The q
+// 512 blocks): 212 ns a block with a 128-bit key and 285 ns with a 256-bit
+// one, 9.0x and 9.5x EncryptBlockGenericCT a block at a time. The q
 // circuits take about a third of that, the transpositions, exchanges and
 // MDS products most of the rest.
 
 // bitslicedBlocks is how many blocks the bitsliced functions take at a
 // time, and bitslicedMin the fewest for which encryptBlocksGenericCT pads a
 // group of bitslicedBlocks rather than take the blocks one at a time: a
-// group costs as much as two single blocks, for every key length (Zen 5,
-// go test -run '^$' -bench GenericCT ./internal/kernel: 3.9 against 3.8 µs
-// with a 128-bit key, 5.4 against 5.4 µs with a 256-bit one).
+// group costs less than two single blocks, for every key length (Zen 5,
+// go test -run '^$' -bench GenericCT ./internal/kernel: 3.4 against 3.8 µs
+// with a 128-bit key, 4.8 against 5.4 µs with a 256-bit one).
 const (
 	bitslicedBlocks = 16
-	bitslicedMin    = 3
+	bitslicedMin    = 2
 )
 
 // bitslicedLevel is one level of q permutations of the h function.
@@ -209,9 +210,10 @@ func newBitslicedPlan(kw int) bitslicedPlan {
 	return p
 }
 
-// bitslicedKey holds, for each level that a key byte follows, the lanes
-// of each word and plane where that key byte has a one bit.
-type bitslicedKey [4][2][8]uint64
+// bitslicedKey holds, for each level, the lanes of each word and plane
+// where the key byte that follows the level has a one bit; no key byte
+// follows the last level, whose lanes stay zero.
+type bitslicedKey [5][2][8]uint64
 
 // set spreads the key bytes of ps into the lanes of the plan.
 func (k *bitslicedKey) set(ps *packedSchedule, plan *bitslicedPlan) {
@@ -240,40 +242,39 @@ func gBitsliced(plan *bitslicedPlan, key *bitslicedKey, x, y, t0, t1 *[bitsliced
 	}
 	transpose8(&w[0])
 	transpose8(&w[1])
+	// Each level reads one pair of words and writes the other.
+	var v [2][8]uint64
+	cur, next := &w, &v
 	for i := range plan.levels {
 		l := &plan.levels[i]
 		if l.rot != 0 {
-			rotate8(&w[1], 16*l.rot)
+			rotate8(&cur[1], 16*l.rot)
 		}
-		exchange(&w, l.swap)
-		qBitsliced(l.q[0], &w[0])
-		qBitsliced(l.q[1], &w[1])
-		if l.m >= 0 {
-			xor8(&w[0], &key[i][0])
-			xor8(&w[1], &key[i][1])
-		}
+		qBitsliced(l.q[0], &next[0], &cur[0], &cur[1], l.swap, &key[i][0])
+		qBitsliced(l.q[1], &next[1], &cur[1], &cur[0], l.swap, &key[i][1])
+		cur, next = next, cur
 		if l.rot != 0 {
-			exchange(&w, l.swap)
-			rotate8(&w[1], -16*l.rot)
+			exchange(cur, l.swap)
+			rotate8(&cur[1], -16*l.rot)
 		}
 	}
-	exchange(&w, plan.home)
-	mdsBitsliced(&w[0], &bitslicedMDS[0])
-	mdsBitsliced(&w[1], &bitslicedMDS[1])
-	transpose8(&w[0])
-	transpose8(&w[1])
+	exchange(cur, plan.home)
+	mdsBitsliced(&cur[0], &bitslicedMDS[0])
+	mdsBitsliced(&cur[1], &bitslicedMDS[1])
+	transpose8(&cur[0])
+	transpose8(&cur[1])
 	for i := range 8 {
-		t0[i], t1[i] = unzip(w[0][i])
-		t1[8+i], t0[8+i] = unzip(bits.ReverseBytes64(w[1][i]))
+		t0[i], t1[i] = unzip(cur[0][i])
+		t1[8+i], t0[8+i] = unzip(bits.ReverseBytes64(cur[1][i]))
 	}
 }
 
-// qBitsliced applies q0 (q = 0) or q1 to the bytes of p.
-func qBitsliced(q int, p *[8]uint64) {
+// qBitsliced is q0Bitsliced (q = 0) or q1Bitsliced.
+func qBitsliced(q int, dst, a, b *[8]uint64, m uint64, k *[8]uint64) {
 	if q == 0 {
-		q0Bitsliced(p)
+		q0Bitsliced(dst, a, b, m, k)
 	} else {
-		q1Bitsliced(p)
+		q1Bitsliced(dst, a, b, m, k)
 	}
 }
 
@@ -295,12 +296,6 @@ func exchange(w *[2][8]uint64, m uint64) {
 func rotate8(w *[8]uint64, r int) {
 	w[0], w[1], w[2], w[3] = bits.RotateLeft64(w[0], r), bits.RotateLeft64(w[1], r), bits.RotateLeft64(w[2], r), bits.RotateLeft64(w[3], r)
 	w[4], w[5], w[6], w[7] = bits.RotateLeft64(w[4], r), bits.RotateLeft64(w[5], r), bits.RotateLeft64(w[6], r), bits.RotateLeft64(w[7], r)
-}
-
-// xor8 sets w ^= k.
-func xor8(w, k *[8]uint64) {
-	w[0], w[1], w[2], w[3] = w[0]^k[0], w[1]^k[1], w[2]^k[2], w[3]^k[3]
-	w[4], w[5], w[6], w[7] = w[4]^k[4], w[5]^k[5], w[6]^k[6], w[7]^k[7]
 }
 
 // mdsBitsliced multiplies the bytes of each g function in e by the MDS

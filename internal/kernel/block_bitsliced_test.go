@@ -10,21 +10,34 @@ import (
 // for; the bulk functions run through every implementation test as well
 // (kat_test.go, kernels_test.go, differential_test.go).
 
+// TestQBitsliced checks both circuits on every byte value, taken from
+// either word as the lane mask says, with a key XORed after them.
 func TestQBitsliced(t *testing.T) {
+	r := testRand(t)
 	qs := [2]*[256]byte{&q0, &q1}
 	for q := range 2 {
-		// Lane i of the 256 lanes of four calls holds byte i.
+		// Lane l of the 256 lanes of four calls holds byte l in one of
+		// the two words.
 		for part := range 4 {
-			var bytes [64]byte
-			for i := range bytes {
-				bytes[i] = byte(64*part + i)
+			var in, other, key [64]byte
+			m := r.Uint64()
+			for l := range in {
+				in[l], other[l], key[l] = byte(64*part+l), byte(r.Uint32()), byte(r.Uint32())
+				if m>>l&1 == 1 {
+					in[l], other[l] = other[l], in[l]
+				}
 			}
-			p := slice64(bytes)
-			qBitsliced(q, &p)
-			got := unslice64(p)
-			for i, x := range bytes {
-				if want := qs[q][x]; got[i] != want {
-					t.Fatalf("q%dBitsliced(%#02x) = %#02x, want %#02x", q, x, got[i], want)
+			a, b, k := slice64(in), slice64(other), slice64(key)
+			var dst [8]uint64
+			qBitsliced(q, &dst, &a, &b, m, &k)
+			got := unslice64(dst)
+			for l := range got {
+				x := in[l]
+				if m>>l&1 == 1 {
+					x = other[l]
+				}
+				if want := qs[q][x] ^ key[l]; got[l] != want {
+					t.Fatalf("q%dBitsliced(%#02x) ^ %#02x = %#02x, want %#02x", q, x, key[l], got[l], want)
 				}
 			}
 		}

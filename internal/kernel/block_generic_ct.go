@@ -12,7 +12,7 @@ import (
 // kernels compute it (see ctSchedule in key_ct.go), from tables packed
 // into uint64s and read by shifting, instead of looked up in key-dependent
 // tables; longer runs take the bitsliced functions (block_bitsliced.go),
-// 8-9x faster a block. No memory address and no branch depends on the key
+// 9-9.5x faster a block. No memory address and no branch depends on the key
 // or the data. Both are many times slower than generic.
 
 // gCT is the g function of the key whose schedule ks holds, in constant

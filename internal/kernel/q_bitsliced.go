@@ -2,16 +2,18 @@
 
 package kernel
 
-// q0Bitsliced applies q0 to the 64 bytes whose bit i is in p[i].
-func q0Bitsliced(p *[8]uint64) {
-	v1 := p[0]
-	v2 := p[4]
-	v3 := p[1]
-	v4 := p[5]
-	v5 := p[2]
-	v6 := p[6]
-	v7 := p[3]
-	v8 := p[7]
+// q0Bitsliced sets dst to q0 of the 64 bytes whose bit i is in x[i] =
+// a[i] ^ (a[i]^b[i])&m (a with its lanes m exchanged for b's), XORed
+// with k.
+func q0Bitsliced(dst, a, b *[8]uint64, m uint64, k *[8]uint64) {
+	v1 := a[0] ^ (a[0]^b[0])&m
+	v2 := a[4] ^ (a[4]^b[4])&m
+	v3 := a[1] ^ (a[1]^b[1])&m
+	v4 := a[5] ^ (a[5]^b[5])&m
+	v5 := a[2] ^ (a[2]^b[2])&m
+	v6 := a[6] ^ (a[6]^b[6])&m
+	v7 := a[3] ^ (a[3]^b[3])&m
+	v8 := a[7] ^ (a[7]^b[7])&m
 	v9 := v2 ^ v1
 	v10 := v2 ^ v3
 	v11 := v4 ^ v3
@@ -101,26 +103,28 @@ func q0Bitsliced(p *[8]uint64) {
 	v95 := v57 ^ v89 ^ v90 ^ v91
 	v96 := ^(v84 ^ v61 ^ v89 ^ v92)
 	v97 := ^(v86 ^ v87 ^ v91 ^ v92 ^ v93)
-	p[0] = v78
-	p[4] = v94
-	p[1] = v79
-	p[5] = v95
-	p[2] = v80
-	p[6] = v96
-	p[3] = v81
-	p[7] = v97
+	dst[0] = v78 ^ k[0]
+	dst[4] = v94 ^ k[4]
+	dst[1] = v79 ^ k[1]
+	dst[5] = v95 ^ k[5]
+	dst[2] = v80 ^ k[2]
+	dst[6] = v96 ^ k[6]
+	dst[3] = v81 ^ k[3]
+	dst[7] = v97 ^ k[7]
 }
 
-// q1Bitsliced applies q1 to the 64 bytes whose bit i is in p[i].
-func q1Bitsliced(p *[8]uint64) {
-	v1 := p[0]
-	v2 := p[4]
-	v3 := p[1]
-	v4 := p[5]
-	v5 := p[2]
-	v6 := p[6]
-	v7 := p[3]
-	v8 := p[7]
+// q1Bitsliced sets dst to q1 of the 64 bytes whose bit i is in x[i] =
+// a[i] ^ (a[i]^b[i])&m (a with its lanes m exchanged for b's), XORed
+// with k.
+func q1Bitsliced(dst, a, b *[8]uint64, m uint64, k *[8]uint64) {
+	v1 := a[0] ^ (a[0]^b[0])&m
+	v2 := a[4] ^ (a[4]^b[4])&m
+	v3 := a[1] ^ (a[1]^b[1])&m
+	v4 := a[5] ^ (a[5]^b[5])&m
+	v5 := a[2] ^ (a[2]^b[2])&m
+	v6 := a[6] ^ (a[6]^b[6])&m
+	v7 := a[3] ^ (a[3]^b[3])&m
+	v8 := a[7] ^ (a[7]^b[7])&m
 	v9 := v2 ^ v1
 	v10 := v2 ^ v3
 	v11 := v4 ^ v3
@@ -216,12 +220,12 @@ func q1Bitsliced(p *[8]uint64) {
 	v101 := ^(v57 ^ v90 ^ v97 ^ v98)
 	v102 := v92 ^ v94 ^ v97 ^ v99
 	v103 := ^(v98 ^ v99)
-	p[0] = v80
-	p[4] = v100
-	p[1] = v81
-	p[5] = v101
-	p[2] = v82
-	p[6] = v102
-	p[3] = v83
-	p[7] = v103
+	dst[0] = v80 ^ k[0]
+	dst[4] = v100 ^ k[4]
+	dst[1] = v81 ^ k[1]
+	dst[5] = v101 ^ k[5]
+	dst[2] = v82 ^ k[2]
+	dst[6] = v102 ^ k[6]
+	dst[3] = v83 ^ k[3]
+	dst[7] = v103 ^ k[7]
 }
