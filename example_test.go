@@ -91,7 +91,7 @@ func ExampleImplementations() {
 			fmt.Println(impl.Name, impl.Blocks, impl.Supported)
 		}
 	}
-	// Output: generic 1 true
+	// Output: generic 3 true
 }
 
 func ExampleNewGCM() {

@@ -81,7 +81,7 @@ func TestXCryptoCompatibility(t *testing.T) {
 
 func TestImplementations(t *testing.T) {
 	impls := Implementations()
-	if !slices.Contains(impls, Implementation{Name: "generic", Blocks: 1, Supported: true}) {
+	if !slices.Contains(impls, Implementation{Name: "generic", Blocks: 3, Supported: true}) {
 		t.Errorf("no portable generic kernel in %+v", impls)
 	}
 	seen := map[string]bool{}

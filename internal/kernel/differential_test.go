@@ -24,7 +24,7 @@ func widestBlocks() int {
 func TestDifferential(t *testing.T) {
 	forEachKernel(t, func(t *testing.T, k *Kernel) {
 		if k == Generic {
-			t.Skip("generic is the reference")
+			t.Skip("generic is the reference (TestGenericInterleaved checks its runs against its single blocks)")
 		}
 		testDifferential(t, k)
 	})

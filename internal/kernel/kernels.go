@@ -37,8 +37,10 @@ type Kernel struct {
 // of blocks: the one for single blocks.
 func (k *Kernel) Narrowest() *Kernel { return k.ladder[len(k.ladder)-1] }
 
-// Generic is the portable kernel, present in every build.
-var Generic = &Kernel{Name: "generic", Blocks: 1, Supported: true}
+// Generic is the portable kernel, present in every build
+// (block_generic.go). It takes runs genericBlocks at a time, interleaved,
+// and the blocks left over one at a time.
+var Generic = &Kernel{Name: "generic", Blocks: genericBlocks, Supported: true}
 
 // GenericCT is the portable constant-time kernel (block_generic_ct.go),
 // present in every build: slow, but without secret-dependent memory
