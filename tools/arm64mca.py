@@ -10,8 +10,10 @@ models the core's pipelines from LLVM's scheduling tables, with every load an L1
 free and calls left out.
 
 What is modelled, per 16-byte block:
-  - generic (block_generic.go, compiled by gc): the function's code before and after its round
-    loop plus eight copies of the loop body (two rounds each), branches left out;
+  - generic (block_generic.go, compiled by gc): encrypt3Generic, three blocks interleaved, which
+    takes its runs, and EncryptBlockGeneric, which takes its single blocks ("generic single"):
+    each function's code before and after its round loop plus eight copies of the loop body (two
+    rounds each), branches left out;
   - arm64-1way, arm64-2way and arm64-neon: the loop of encryptBlocks1x, encryptBlocks2x and
     encryptBlocks16NEON (one, two and 16 blocks an iteration);
   - arm64-neon single: encryptBlock1NEON, the constant-time single block, whose "alone" is what
@@ -119,8 +121,10 @@ def main():
 
 def disasm_cases(kbin, gbin):
     """The code of each kernel and of each GHASH, with its blocks per copy."""
-    pre, body, post = loop(disasm(kbin, 'kernel.EncryptBlockGeneric'))
-    kernel = [('generic', pre + body * 8 + post, 1)]
+    kernel = []
+    for name, sym, blocks in [('generic', 'encrypt3Generic', 3), ('generic single', 'EncryptBlockGeneric', 1)]:
+        pre, body, post = loop(disasm(kbin, 'kernel.' + sym))
+        kernel.append((name, pre + body * 8 + post, blocks))
     for name, sym, blocks in [('arm64-1way', 'encryptBlocks1x.abi0', 1), ('arm64-2way', 'encryptBlocks2x.abi0', 2),
                               ('arm64-neon', 'encryptBlocks16NEON.abi0', 16)]:
         _, body, _ = loop(disasm(kbin, 'kernel.' + sym))

@@ -92,12 +92,14 @@ func decryptBlocksGeneric(ks *Schedule, t *Tables, dst, src []byte) {
 // genericBlocks is how many blocks the generic kernel interleaves: one
 // block's rounds form a single chain of dependent look-ups, which leaves
 // most of a core idle; three independent chains in one loop keep it busy.
-// Encrypting 8 KiB (Zen 5, gc, go test -run '^$' -bench Generic
-// ./internal/kernel) two at a time took 0.61x the time of one at a time,
-// three 0.52x, four 0.51x, with the 14 general registers of amd64
-// spilling; llvm-mca 19 (tools/arm64mca.py) estimates three at a time at
-// 1.54x (Neoverse N1), 1.15x (Cortex-A76), 1.08x (Apple M1) and 1.90x
-// (Neoverse V1) one at a time.
+// Encrypting 8 KiB on Zen 5 (gc; the experiment's code interleaved two to
+// four blocks) took 0.61x the time of one block at a time two at a time,
+// 0.52x three or four at a time, with the 14 general registers of amd64
+// spilling; three took 0.77x in Node's WebAssembly (GOOS=js GOARCH=wasm).
+// go test -run '^$' -bench Generic ./internal/kernel measures it. llvm-mca
+// 19 (tools/arm64mca.py) estimates three at a time at 1.54x (Neoverse N1),
+// 1.15x (Cortex-A76), 1.08x (Apple M1) and 1.90x (Neoverse V1) one at a
+// time; 386, whose seven registers spill more, is unmeasured.
 const genericBlocks = 3
 
 // encrypt3Generic encrypts the first three blocks of src into dst, as
