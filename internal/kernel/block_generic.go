@@ -15,6 +15,12 @@ func g(s *[4][256]uint32, x uint32) uint32 {
 	return s[0][byte(x)] ^ s[1][byte(x>>8)] ^ s[2][byte(x>>16)] ^ s[3][x>>24]
 }
 
+// gRol8 is gRol8(s, x), the rotation folded into the
+// choice of bytes.
+func gRol8(s *[4][256]uint32, x uint32) uint32 {
+	return s[0][x>>24] ^ s[1][byte(x)] ^ s[2][byte(x>>8)] ^ s[3][byte(x>>16)]
+}
+
 // EncryptBlockGeneric encrypts the first block of src into dst with the
 // tables t and the subkeys of ks.
 func EncryptBlockGeneric(t *Tables, ks *Schedule, dst, src []byte) {
@@ -26,11 +32,11 @@ func EncryptBlockGeneric(t *Tables, ks *Schedule, dst, src []byte) {
 	d := binary.LittleEndian.Uint32(src[12:]) ^ ks.k[3]
 	for r := 8; r < 40; r += 4 {
 		t0 := g(s, a)
-		t1 := g(s, bits.RotateLeft32(b, 8))
+		t1 := gRol8(s, b)
 		c = bits.RotateLeft32(c^(t0+t1+ks.k[r]), -1)
 		d = bits.RotateLeft32(d, 1) ^ (t0 + 2*t1 + ks.k[r+1])
 		t0 = g(s, c)
-		t1 = g(s, bits.RotateLeft32(d, 8))
+		t1 = gRol8(s, d)
 		a = bits.RotateLeft32(a^(t0+t1+ks.k[r+2]), -1)
 		b = bits.RotateLeft32(b, 1) ^ (t0 + 2*t1 + ks.k[r+3])
 	}
@@ -50,11 +56,11 @@ func DecryptBlockGeneric(t *Tables, ks *Schedule, dst, src []byte) {
 	b := binary.LittleEndian.Uint32(src[12:]) ^ ks.k[7]
 	for r := 36; r >= 8; r -= 4 {
 		t0 := g(s, c)
-		t1 := g(s, bits.RotateLeft32(d, 8))
+		t1 := gRol8(s, d)
 		a = bits.RotateLeft32(a, 1) ^ (t0 + t1 + ks.k[r+2])
 		b = bits.RotateLeft32(b^(t0+2*t1+ks.k[r+3]), -1)
 		t0 = g(s, a)
-		t1 = g(s, bits.RotateLeft32(b, 8))
+		t1 = gRol8(s, b)
 		c = bits.RotateLeft32(c, 1) ^ (t0 + t1 + ks.k[r])
 		d = bits.RotateLeft32(d^(t0+2*t1+ks.k[r+1]), -1)
 	}
@@ -132,9 +138,9 @@ func encrypt3Generic(t *Tables, ks *Schedule, dst, src []byte) {
 	d2 := binary.LittleEndian.Uint32(src[44:]) ^ ks.k[3]
 	for r := 8; r < 40; r += 4 {
 		k0, k1 := ks.k[r], ks.k[r+1]
-		x0, y0 := g(s, a0), g(s, bits.RotateLeft32(b0, 8))
-		x1, y1 := g(s, a1), g(s, bits.RotateLeft32(b1, 8))
-		x2, y2 := g(s, a2), g(s, bits.RotateLeft32(b2, 8))
+		x0, y0 := g(s, a0), gRol8(s, b0)
+		x1, y1 := g(s, a1), gRol8(s, b1)
+		x2, y2 := g(s, a2), gRol8(s, b2)
 		c0 = bits.RotateLeft32(c0^(x0+y0+k0), -1)
 		d0 = bits.RotateLeft32(d0, 1) ^ (x0 + 2*y0 + k1)
 		c1 = bits.RotateLeft32(c1^(x1+y1+k0), -1)
@@ -142,9 +148,9 @@ func encrypt3Generic(t *Tables, ks *Schedule, dst, src []byte) {
 		c2 = bits.RotateLeft32(c2^(x2+y2+k0), -1)
 		d2 = bits.RotateLeft32(d2, 1) ^ (x2 + 2*y2 + k1)
 		k0, k1 = ks.k[r+2], ks.k[r+3]
-		x0, y0 = g(s, c0), g(s, bits.RotateLeft32(d0, 8))
-		x1, y1 = g(s, c1), g(s, bits.RotateLeft32(d1, 8))
-		x2, y2 = g(s, c2), g(s, bits.RotateLeft32(d2, 8))
+		x0, y0 = g(s, c0), gRol8(s, d0)
+		x1, y1 = g(s, c1), gRol8(s, d1)
+		x2, y2 = g(s, c2), gRol8(s, d2)
 		a0 = bits.RotateLeft32(a0^(x0+y0+k0), -1)
 		b0 = bits.RotateLeft32(b0, 1) ^ (x0 + 2*y0 + k1)
 		a1 = bits.RotateLeft32(a1^(x1+y1+k0), -1)
@@ -184,9 +190,9 @@ func decrypt3Generic(t *Tables, ks *Schedule, dst, src []byte) {
 	b2 := binary.LittleEndian.Uint32(src[44:]) ^ ks.k[7]
 	for r := 36; r >= 8; r -= 4 {
 		k0, k1 := ks.k[r+2], ks.k[r+3]
-		x0, y0 := g(s, c0), g(s, bits.RotateLeft32(d0, 8))
-		x1, y1 := g(s, c1), g(s, bits.RotateLeft32(d1, 8))
-		x2, y2 := g(s, c2), g(s, bits.RotateLeft32(d2, 8))
+		x0, y0 := g(s, c0), gRol8(s, d0)
+		x1, y1 := g(s, c1), gRol8(s, d1)
+		x2, y2 := g(s, c2), gRol8(s, d2)
 		a0 = bits.RotateLeft32(a0, 1) ^ (x0 + y0 + k0)
 		b0 = bits.RotateLeft32(b0^(x0+2*y0+k1), -1)
 		a1 = bits.RotateLeft32(a1, 1) ^ (x1 + y1 + k0)
@@ -194,9 +200,9 @@ func decrypt3Generic(t *Tables, ks *Schedule, dst, src []byte) {
 		a2 = bits.RotateLeft32(a2, 1) ^ (x2 + y2 + k0)
 		b2 = bits.RotateLeft32(b2^(x2+2*y2+k1), -1)
 		k0, k1 = ks.k[r], ks.k[r+1]
-		x0, y0 = g(s, a0), g(s, bits.RotateLeft32(b0, 8))
-		x1, y1 = g(s, a1), g(s, bits.RotateLeft32(b1, 8))
-		x2, y2 = g(s, a2), g(s, bits.RotateLeft32(b2, 8))
+		x0, y0 = g(s, a0), gRol8(s, b0)
+		x1, y1 = g(s, a1), gRol8(s, b1)
+		x2, y2 = g(s, a2), gRol8(s, b2)
 		c0 = bits.RotateLeft32(c0, 1) ^ (x0 + y0 + k0)
 		d0 = bits.RotateLeft32(d0^(x0+2*y0+k1), -1)
 		c1 = bits.RotateLeft32(c1, 1) ^ (x1 + y1 + k0)
