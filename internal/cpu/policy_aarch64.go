@@ -10,13 +10,13 @@ package cpu
 // estimates: llvm-mca's pipeline models (LLVM 19) of the generic kernel as
 // gc compiles it and of the assembly kernels, an L1 hit for every look-up
 // (tools/arm64mca.py). For long runs, against generic's three blocks
-// interleaved, they predict arm64-2way at 1.17x generic on Neoverse N1 (its
-// own model), 1.16x on Cortex-A76 (which LLVM models with its Cortex-A57
-// tables) and 1.28x on Apple M1; for a single block alone, arm64-1way at
-// 1.24x, 1.20x and 1.29x. A kernel becomes a default only where every one
+// interleaved, they predict arm64-2way at 1.13x generic on Neoverse N1 (its
+// own model), 1.13x on Cortex-A76 (which LLVM models with its Cortex-A57
+// tables) and 1.24x on Apple M1; for a single block alone, arm64-1way at
+// 1.17x, 1.19x and 1.27x. A kernel becomes a default only where every one
 // of those models predicts at least 1.5x, so generic keeps every shape;
-// the Neoverse V1 model (2-way 1.13x), LLVM's Exynos M5 (0.86x) and the
-// in-order Cortex-A55 (2.65x) show what measurements may change.
+// the Neoverse V1 model (2-way 1.09x), LLVM's Exynos M5 (0.87x) and the
+// in-order Cortex-A55 (2.66x) show what measurements may change.
 // TWOFISH_IMPL=arm64-2way, or NewCipherImpl, runs the assembly.
 //
 // The constant-time choice is not this rule's: Decide takes the first
@@ -24,16 +24,16 @@ package cpu
 // generic-ct, the alternative, takes 6x to 8x generic's time on long runs
 // and 36x to 53x on a single block (128- and 256-bit keys, measured on
 // x86-64, where both are the same Go code), while arm64-neon is estimated
-// at 0.83x (Cortex-A76) to 4.2x (Apple M1) generic's speed on long runs
-// (0.97x on Neoverse N1), and its single-block kernel at 1.6x (Apple M1)
+// at 0.81x (Cortex-A76) to 4.0x (Apple M1) generic's speed on long runs
+// (0.94x on Neoverse N1), and its single-block kernel at 1.6x (Apple M1)
 // to 7.6x (Cortex-A76) generic's time: every shape is estimated at 4x
 // generic-ct or more on every model.
 func arm64Policy() (name, reason string, s shape) {
 	const why = "estimated (llvm-mca 19: Neoverse N1, Cortex-A76, Apple M1) at "
-	return "generic", why + "1.16x to 1.28x generic for arm64-2way, below the 1.5x on every model that makes a default",
+	return "generic", why + "1.13x to 1.24x generic for arm64-2way, below the 1.5x on every model that makes a default",
 		shape{
 			single:    "generic",
-			singleWhy: why + "1.20x to 1.29x generic for arm64-1way on a single block, below the 1.5x that makes a default",
+			singleWhy: why + "1.17x to 1.27x generic for arm64-1way on a single block, below the 1.5x that makes a default",
 			short:     "generic",
 			shortWhy:  "the block kernel's own ladder takes every run",
 		}

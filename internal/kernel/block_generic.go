@@ -108,15 +108,15 @@ func decryptBlocksGeneric(ks *Schedule, t *Tables, dst, src []byte) {
 // genericBlocks is how many blocks the generic kernel interleaves: one
 // block's rounds form a single chain of dependent look-ups, which leaves
 // most of a core idle; three independent chains in one loop keep it busy.
-// Encrypting 8 KiB on Zen 5 (gc; the experiment's code interleaved two to
-// four blocks) took 0.61x the time of one block at a time two at a time,
-// 0.52x three or four at a time, with the 14 general registers of amd64
-// spilling; three took 0.77x in Node's WebAssembly (GOOS=js GOARCH=wasm).
-// go test -run '^$' -bench Generic ./internal/kernel measures it. llvm-mca
-// 19 (tools/arm64mca.py) estimates three at a time at 1.54x (Neoverse N1),
-// 1.15x (Cortex-A76), 1.08x (Apple M1) and 1.90x (Neoverse V1) one at a
-// time; 386, whose seven registers spill more, is unmeasured. Two blocks
-// padded to three took 0.81x the time of two alone (BenchmarkRuns, n=2).
+// On Zen 5 (go test -run '^$' -bench Generic ./internal/kernel) three at a
+// time run 2.0x one at a time, and two padded to three 1.24x two alone
+// (BenchmarkRuns, n=2); an experiment that interleaved two to four blocks
+// ran 1.6x, 1.9x and 1.9x one at a time, the 14 general registers of amd64
+// spilling from three. In Node's WebAssembly (GOOS=js GOARCH=wasm) three
+// run 1.2x to 1.4x one at a time. llvm-mca 19 (tools/arm64mca.py)
+// estimates three at a time at 1.50x (Neoverse N1), 1.18x (Cortex-A76),
+// 1.11x (Apple M1) and 1.84x (Neoverse V1) one at a time; 386, whose seven
+// registers spill more, is unmeasured.
 const genericBlocks = 3
 
 // encrypt3Generic encrypts the first three blocks of src into dst, as
