@@ -21,8 +21,8 @@ package cpu
 //
 // The constant-time choice is not this rule's: Decide takes the first
 // constant-time kernel the CPU runs, arm64-neon wherever there is ASIMD.
-// generic-ct, the alternative, takes 6x to 8x generic's time on long runs
-// and 36x to 53x on a single block (128- and 256-bit keys, measured on
+// generic-ct, the alternative, takes 7x to 9x generic's time on long runs
+// and 39x to 56x on a single block (128- and 256-bit keys, measured on
 // x86-64, where both are the same Go code), while arm64-neon is estimated
 // at 0.81x (Cortex-A76) to 4.0x (Apple M1) generic's speed on long runs
 // (0.94x on Neoverse N1), and its single-block kernel at 1.6x (Apple M1)
