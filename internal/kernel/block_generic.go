@@ -15,8 +15,8 @@ func g(s *[4][256]uint32, x uint32) uint32 {
 	return s[0][byte(x)] ^ s[1][byte(x>>8)] ^ s[2][byte(x>>16)] ^ s[3][x>>24]
 }
 
-// gRol8 is gRol8(s, x), the rotation folded into the
-// choice of bytes.
+// gRol8 is g(s, bits.RotateLeft32(x, 8)), the second g function of a
+// round, with the rotation folded into the choice of bytes.
 func gRol8(s *[4][256]uint32, x uint32) uint32 {
 	return s[0][x>>24] ^ s[1][byte(x)] ^ s[2][byte(x>>8)] ^ s[3][byte(x>>16)]
 }
