@@ -8,7 +8,9 @@ import (
 // The portable block functions: the "generic" implementation, used on every
 // architecture and with the purego build tag, and the reference that every
 // other kernel is tested against. Two Feistel rounds per loop iteration keep
-// the four words in place instead of swapping halves.
+// the four words in place instead of swapping halves. Runs of blocks go
+// three at a time, interleaved (genericBlocks), which TestGenericInterleaved
+// checks against the single blocks.
 
 // g is the g function with the key-dependent tables s.
 func g(s *[4][256]uint32, x uint32) uint32 {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestGenericInterleaved checks the generic kernel's runs, genericBlocks
-// at a time with the rest one at a time, against its single blocks, the
+// at a time (two left over padded, one alone), against its single blocks, the
 // reference of every other test (kat_test.go and differential_test.go
 // compare each kernel's runs with the generic kernel's): every count of
 // blocks up to four interleaved calls and a longer run, in place and not,
