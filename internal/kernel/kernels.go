@@ -38,8 +38,8 @@ type Kernel struct {
 func (k *Kernel) Narrowest() *Kernel { return k.ladder[len(k.ladder)-1] }
 
 // Generic is the portable kernel, present in every build
-// (block_generic.go). It takes runs genericBlocks at a time, interleaved,
-// and the blocks left over one at a time.
+// (block_generic.go). It takes runs genericBlocks at a time, interleaved:
+// two blocks left over padded to three, one alone.
 var Generic = &Kernel{Name: "generic", Blocks: genericBlocks, Supported: true}
 
 // GenericCT is the portable constant-time kernel (block_generic_ct.go),
