@@ -264,7 +264,9 @@ func TestFusedStreamChains(t *testing.T) {
 
 // TestFusedRunsWhere checks where the modes send their work with a Cipher
 // that has the fused kernels (avx512-gfni, avx512-vbmi; pinned, so every
-// rest of more than four blocks is padded into a group): CTR's and CFB
+// rest of more than four blocks is padded into a group but those of up to
+// 32 blocks after an even number of groups, which go to the 16- and
+// 32-block kernels): CTR's and CFB
 // decryption's fused step takes a run that ends in a partial block whole,
 // the partial block with it, in a padded group, ending a whole group, or
 // after a whole group it pairs with; and GCM's fused CTR run leaves the
@@ -281,7 +283,7 @@ func TestFusedRunsWhere(t *testing.T) {
 			t.Skipf("%s has no fused kernels", impl.Name)
 		}
 		iv := randBytes(r, BlockSize)
-		for _, n := range []int{5*BlockSize + 3, 63*BlockSize + 9, 69*BlockSize + 1, 127*BlockSize + 15, 3*fusedBytes + 10*BlockSize + 7} {
+		for _, n := range []int{40*BlockSize + 3, 63*BlockSize + 9, 69*BlockSize + 1, 127*BlockSize + 15, 3*fusedBytes + 10*BlockSize + 7} {
 			src := randBytes(r, n)
 			dst := make([]byte, n)
 			if got := NewCTR(c, iv).(*stream).fused(dst, src); got != n {

@@ -139,6 +139,15 @@ func main() {
 				kernel(dec, &xtsKernel{halves: true})
 			}
 		}
+		// The 16-block kernels, after all the others, so that those come
+		// out as before.
+		for _, variant := range []bool{false, true} {
+			gfni = variant
+			for _, dec := range []bool{false, true} {
+				kernelWords(dec, 1)
+				kernelWords(dec, 2)
+			}
+		}
 	})
 }
 

@@ -3,6 +3,7 @@
 package kernel
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"slices"
@@ -39,7 +40,8 @@ import (
 func TestAVX512AssemblyIsConstantTime(t *testing.T) {
 	kernels := []string{"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512",
 		"encryptCTR64AVX512", "decryptCBC64AVX512", "decryptCFB64AVX512", "encryptXTS64AVX512", "decryptXTS64AVX512",
-		"encryptXTSHalves64AVX512", "decryptXTSHalves64AVX512", "encryptBlocks4AVX512", "decryptBlocks4AVX512"}
+		"encryptXTSHalves64AVX512", "decryptXTSHalves64AVX512", "encryptBlocks4AVX512", "decryptBlocks4AVX512",
+		"encryptBlocks16AVX512", "decryptBlocks16AVX512", "encryptBlocks32AVX512", "decryptBlocks32AVX512"}
 	for _, k := range slices.Clone(kernels) {
 		kernels = append(kernels, k+"GFNI")
 	}
@@ -168,26 +170,63 @@ func TestCheckPublicAddressesAndBranches(t *testing.T) {
 	checkPublicAddressesAndBranches(t, "good", good)
 }
 
-// BenchmarkAVX512Tail times what the blocks after the last full group of
-// 64 cost: r blocks through the 4-block kernels (ceil(r/4) groups) against
-// one padded group of 64, which sets smallTail.
-func BenchmarkAVX512Tail(b *testing.B) {
-	if !AVX512VBMI.Supported {
-		b.Skip("no AVX-512 VBMI")
-	}
-	ks := withLayouts(slicedLayout)
-	ks.expandSliced(make([]byte, 32))
-	buf := make([]byte, 64*BlockSize)
-	b.Run("kernel=64", func(b *testing.B) {
-		for b.Loop() {
-			encryptBlocks64AVX512(ks, &buf[0], &buf[0], 1)
-		}
-	})
-	for _, groups := range []int{1, 2, 3, 4} {
-		b.Run(fmt.Sprintf("kernel=4/blocks=%d", 4*groups), func(b *testing.B) {
-			for b.Loop() {
-				encryptBlocks4AVX512(ks, &buf[0], &buf[0], 4*groups)
+// TestAVX512WordKernels compares the 16- and 32-block kernels, in word
+// layout, with the 4-block kernels at every count of blocks up to five
+// passes of 16 and one more, so over several passes and a last one of
+// every length, with the blocks after the run left alone.
+func TestAVX512WordKernels(t *testing.T) {
+	for _, k := range []*Kernel{AVX512VBMI, AVX512GFNI} {
+		t.Run(k.Name, func(t *testing.T) {
+			if !k.Supported {
+				t.Skipf("implementation %s is not supported on this CPU", k.Name)
+			}
+			gfni := k == AVX512GFNI
+			r := testRand(t)
+			ks := withLayouts(slicedLayout)
+			ks.expandSliced(randBytes(r, 32))
+			for _, width := range []int{16, 32} {
+				for n := 1; n <= 81; n++ {
+					src := randBytes(r, (n+1)*BlockSize)
+					for _, dec := range []bool{false, true} {
+						want := bytes.Clone(src)
+						runAVX512(ks, &want[0], &src[0], n, 4, dec, gfni)
+						got := bytes.Clone(src)
+						runAVX512(ks, &got[0], &src[0], n, width, dec, gfni)
+						if !bytes.Equal(got, want) {
+							t.Fatalf("%d-block kernel, %d blocks, decrypt %v: differs from the 4-block kernel", width, n, dec)
+						}
+					}
+				}
 			}
 		})
+	}
+}
+
+// BenchmarkAVX512Tail times what the blocks after the last full group of
+// 64 cost, which sets smallTail and narrowMost: one padded group of 64, r
+// blocks through the 4-block kernels (ceil(r/4) groups), and 16 and 32
+// through the kernels of their width.
+func BenchmarkAVX512Tail(b *testing.B) {
+	for _, k := range []*Kernel{AVX512VBMI, AVX512GFNI} {
+		gfni := k == AVX512GFNI
+		ks := withLayouts(slicedLayout)
+		ks.expandSliced(make([]byte, 32))
+		buf := make([]byte, 64*BlockSize)
+		run := func(name string, n, width int) {
+			b.Run("impl="+k.Name+"/"+name, func(b *testing.B) {
+				if !k.Supported {
+					b.Skipf("implementation %s is not supported on this CPU", k.Name)
+				}
+				for b.Loop() {
+					runAVX512(ks, &buf[0], &buf[0], n, width, false, gfni)
+				}
+			})
+		}
+		run("kernel=64", 1, 64)
+		for _, groups := range []int{1, 2, 3, 4} {
+			run(fmt.Sprintf("kernel=4/blocks=%d", 4*groups), 4*groups, 4)
+		}
+		run("kernel=16/blocks=16", 16, 16)
+		run("kernel=32/blocks=32", 32, 32)
 	}
 }

@@ -239,14 +239,28 @@ func pairedTail(n int) int {
 
 // padsTail reports whether, in a run of n blocks, p's bulk kernel takes
 // the blocks after the last whole group as one padded group of its own, as
-// crypt64AVX512 does: more than smallTail of them, in a run that
-// EncryptBlocks gives it whole. (A Cipher that builds its tables on use
-// also gives the bulk kernel shorter remainders until it has built them;
-// the fused kernels leave those to the caller, which takes them the slower
-// way only until then.)
+// crypt64AVX512 does: more than smallTail of them and not narrowTail's, in
+// a run that EncryptBlocks gives it whole. (A Cipher that builds its
+// tables on use also gives the bulk kernel shorter remainders until it has
+// built them; the fused kernels leave those to the caller, which takes
+// them the slower way only until then.)
 func (p *Plan) padsTail(n int) bool {
 	r := n % p.Bulk.Blocks
-	return r > smallTail && (p.From == 0 || p.bulkBlocks(n) == n)
+	return r > smallTail && !narrowTail(n) && (p.From == 0 || p.bulkBlocks(n) == n)
+}
+
+// narrowTail reports whether, in a run of n blocks, the 64-block kernels'
+// blocks after the last whole group go to the 16- or 32-block kernels, in
+// word layout, rather than padded into a group: more than smallTail of
+// them, at most 32, after an even number of whole groups (none, for a
+// run shorter than a group). A padded group alone takes 345-360 ns on
+// Zen 5 and those kernels 225 ns for up to 16 blocks and 282 ns for up to
+// 32 (go test -run '^$' -bench 'AVX512Tail' ./internal/kernel); after an
+// odd number, the padded group pairs with the last whole one, for
+// 180-190 ns more than that one alone (pairedTail).
+func narrowTail(n int) bool {
+	r := n % FusedGroup
+	return r > smallTail && r <= narrowMost && n/FusedGroup%2 == 0
 }
 
 // groupBuffer returns a zeroed buffer on the caller's stack for the n
@@ -262,15 +276,15 @@ func groupBuffer(n int) []byte {
 	return two[:]
 }
 
-// TakesAsGroup reports whether EncryptBlocks and DecryptBlocks give a
-// run of n blocks to c's bulk kernel, one with fused mode kernels, as one
-// group: n is FusedGroup, or fewer that it pads into a group. A caller
-// that gives whole groups to a fused kernel and such a run after them to
-// EncryptBlocks does better, where its whole groups are odd in number, to
-// give the last of them to EncryptBlocks too: the bulk kernel takes the
-// two groups together, as a pair (pairedTail).
+// TakesAsGroup reports whether EncryptBlocks and DecryptBlocks give n
+// blocks after a whole group to c's bulk kernel, one with fused mode
+// kernels, as one group: n is FusedGroup, or fewer that it pads into a
+// group. A caller that gives whole groups to a fused kernel and such a run
+// after them to EncryptBlocks does better, where its whole groups are odd
+// in number, to give the last of them to EncryptBlocks too: the bulk
+// kernel takes the two groups together, as a pair (pairedTail).
 func (c *Cipher) TakesAsGroup(n int) bool {
-	return c.Fused() && (n == FusedGroup || n < FusedGroup && c.plan.padsTail(n))
+	return c.Fused() && (n == FusedGroup || n < FusedGroup && c.plan.padsTail(FusedGroup+n))
 }
 
 // Fused reports whether c's bulk kernel has the fused mode kernels of

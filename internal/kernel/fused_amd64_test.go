@@ -18,11 +18,12 @@ import (
 // count up to two groups and three blocks, three groups with a padded rest
 // (the last whole group then goes with it, pairedTail, after a call of two),
 // and a few random ones up to ten groups; with -short (under emulation),
-// the counts around each group's edges and the padding's threshold
-// (smallTail), three groups with a padded rest, and one random one.
+// the counts around each group's edges and the padding's thresholds
+// (smallTail, narrowMost), three groups with a padded rest, and one random
+// one.
 func fusedLengths(r *rand.Rand) []int {
 	if testing.Short() {
-		return []int{0, 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, FusedGroup + smallTail, FusedGroup + smallTail + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, 3*FusedGroup + smallTail + 1, r.IntN(10 * FusedGroup)}
+		return []int{0, 1, smallTail + 1, narrowMost, narrowMost + 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, FusedGroup + smallTail, FusedGroup + smallTail + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, 2*FusedGroup + smallTail + 1, 2*FusedGroup + narrowMost + 1, 3*FusedGroup + smallTail + 1, r.IntN(10 * FusedGroup)}
 	}
 	var ns []int
 	for n := 0; n <= 2*FusedGroup+3; n++ {
@@ -150,7 +151,7 @@ func TestFusedGroupsAssembly(t *testing.T) {
 					off := r.IntN(8)
 					what := fmt.Sprintf("%d-bit key, %d blocks, in place %v, offset %d", bits, n, inPlace, off)
 					done := n / FusedGroup * FusedGroup * BlockSize
-					if n%FusedGroup > smallTail {
+					if n%FusedGroup > smallTail && !narrowTail(n) {
 						done = n * BlockSize
 					}
 					src := randBytes(r, n*BlockSize+off)[off:]
@@ -324,7 +325,7 @@ func TestFusedPartial(t *testing.T) {
 				blocks := n + 1
 				size := n*BlockSize + p
 				done := blocks / FusedGroup * FusedGroup * BlockSize
-				if rem := blocks % FusedGroup; rem > smallTail || rem == 0 {
+				if rem := blocks % FusedGroup; rem > smallTail && !narrowTail(blocks) || rem == 0 {
 					done = size
 				}
 				src := randBytes(r, (n+1)*BlockSize)

@@ -39,7 +39,7 @@ func TestFusedGuardPages(t *testing.T) {
 			}
 			return unsafe.Slice((*[2]uint64)(unsafe.Pointer(&b[0])), n)
 		}
-		for _, n := range []int{0, FusedGroup, 2 * FusedGroup, smallTail + 1, FusedGroup - 1, FusedGroup + 37} {
+		for _, n := range []int{0, FusedGroup, 2 * FusedGroup, narrowMost + 1, FusedGroup - 1, FusedGroup + 37} {
 			// The guard pages are flush against the blocks the kernels
 			// take.
 			size := n * BlockSize
@@ -95,7 +95,7 @@ func TestFusedGuardPages(t *testing.T) {
 		// CTR and CFB decryption with a partial last block that the
 		// kernels take: in a padded group, at the end of a whole group,
 		// and after one.
-		for _, size := range []int{(smallTail+1)*BlockSize + 7, FusedGroup*BlockSize - 9, (FusedGroup+37)*BlockSize + 3} {
+		for _, size := range []int{(narrowMost+1)*BlockSize + 7, FusedGroup*BlockSize - 9, (FusedGroup+37)*BlockSize + 3} {
 			for _, place := range guardpage.Placements(a, b, size) {
 				copy(place.Src, randBytes(r, size))
 				padded := make([]byte, (size+BlockSize-1)&^(BlockSize-1))

@@ -110,13 +110,42 @@ func encryptBlocks4AVX512(ks *Schedule, dst, src *byte, n int)
 //go:noescape
 func decryptBlocks4AVX512(ks *Schedule, dst, src *byte, n int)
 
+// encryptBlocks16AVX512 encrypts n blocks from src to dst, sixteen at a
+// time in word layout (register w holding word w of each block), for runs
+// too short for a group of 64. Blocks missing from the last sixteen are
+// loaded and stored with masks, as encryptBlocks4AVX512's. Implemented in
+// avx512_amd64.s.
+//
+//go:noescape
+func encryptBlocks16AVX512(ks *Schedule, dst, src *byte, n int)
+
+// decryptBlocks16AVX512 decrypts n blocks from src to dst, sixteen at a
+// time, as encryptBlocks16AVX512. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptBlocks16AVX512(ks *Schedule, dst, src *byte, n int)
+
+// encryptBlocks32AVX512 encrypts n blocks from src to dst, 32 at a time:
+// two sets of encryptBlocks16AVX512's registers, whose rounds go together,
+// one set's after the other's. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptBlocks32AVX512(ks *Schedule, dst, src *byte, n int)
+
+// decryptBlocks32AVX512 decrypts n blocks from src to dst, 32 at a time,
+// as encryptBlocks32AVX512. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptBlocks32AVX512(ks *Schedule, dst, src *byte, n int)
+
 // crypt64AVX512 encrypts (or, if dec, decrypts) the whole blocks of src
 // into dst with the kernels of avx512-vbmi, or of avx512-gfni if gfni. Any
 // count is allowed: the blocks after the last full group of 64 go through
 // the 4-block kernels if there are at most smallTail of them (a single one
-// through avx512-gfni's single-block kernel), and otherwise are padded into
-// one group of 64, paired with the last full group where pairedTail says;
-// so no block reaches a kernel that looks tables up.
+// through avx512-gfni's single-block kernel), through the 16- or 32-block
+// kernels where narrowTail says, and otherwise are padded into one group
+// of 64, paired with the last full group where pairedTail says; so no
+// block reaches a kernel that looks tables up.
 func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
@@ -124,7 +153,7 @@ func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 	}
 	_ = dst[n*BlockSize-1]
 	r := n % 64
-	if r > smallTail {
+	if r > smallTail && !narrowTail(n) {
 		i := pairedTail(n) * BlockSize
 		if i > 0 {
 			runAVX512(ks, &dst[0], &src[0], i/(64*BlockSize), 64, dec, gfni)
@@ -143,6 +172,10 @@ func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 	}
 	i := (n - r) * BlockSize
 	switch {
+	case r > 16:
+		runAVX512(ks, &dst[i], &src[i], r, 32, dec, gfni)
+	case r > smallTail:
+		runAVX512(ks, &dst[i], &src[i], r, 16, dec, gfni)
 	case r == 1 && gfni && dec:
 		// One block: the single-block kernel, 1.25x the 4-block call.
 		decryptBlock1AVX512GFNI(ks, &dst[i], &src[i])
@@ -157,23 +190,67 @@ func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 }
 
 // runAVX512 runs the kernel of the width, direction and variant (GFNI or
-// not) on n groups of 64 blocks (width 64) or n blocks (width 4). It calls
-// them directly, not through function values, so that the buffers of its
-// callers do not escape.
+// not) on n groups of 64 blocks (width 64) or n blocks (widths 4, 16 and
+// 32). It calls them directly, not through function values, so that the
+// buffers of its callers do not escape.
 func runAVX512(ks *Schedule, dst, src *byte, n, width int, dec, gfni bool) {
 	switch {
-	case gfni && width == 64 && !dec:
+	case width == 64:
+		run64AVX512(ks, dst, src, n, dec, gfni)
+	case width == 32:
+		run32AVX512(ks, dst, src, n, dec, gfni)
+	case width == 16:
+		run16AVX512(ks, dst, src, n, dec, gfni)
+	default:
+		run4AVX512(ks, dst, src, n, dec, gfni)
+	}
+}
+
+func run64AVX512(ks *Schedule, dst, src *byte, n int, dec, gfni bool) {
+	switch {
+	case gfni && !dec:
 		encryptBlocks64AVX512GFNI(ks, dst, src, n)
-	case gfni && width == 64:
+	case gfni:
 		decryptBlocks64AVX512GFNI(ks, dst, src, n)
+	case !dec:
+		encryptBlocks64AVX512(ks, dst, src, n)
+	default:
+		decryptBlocks64AVX512(ks, dst, src, n)
+	}
+}
+
+func run32AVX512(ks *Schedule, dst, src *byte, n int, dec, gfni bool) {
+	switch {
+	case gfni && !dec:
+		encryptBlocks32AVX512GFNI(ks, dst, src, n)
+	case gfni:
+		decryptBlocks32AVX512GFNI(ks, dst, src, n)
+	case !dec:
+		encryptBlocks32AVX512(ks, dst, src, n)
+	default:
+		decryptBlocks32AVX512(ks, dst, src, n)
+	}
+}
+
+func run16AVX512(ks *Schedule, dst, src *byte, n int, dec, gfni bool) {
+	switch {
+	case gfni && !dec:
+		encryptBlocks16AVX512GFNI(ks, dst, src, n)
+	case gfni:
+		decryptBlocks16AVX512GFNI(ks, dst, src, n)
+	case !dec:
+		encryptBlocks16AVX512(ks, dst, src, n)
+	default:
+		decryptBlocks16AVX512(ks, dst, src, n)
+	}
+}
+
+func run4AVX512(ks *Schedule, dst, src *byte, n int, dec, gfni bool) {
+	switch {
 	case gfni && !dec:
 		encryptBlocks4AVX512GFNI(ks, dst, src, n)
 	case gfni:
 		decryptBlocks4AVX512GFNI(ks, dst, src, n)
-	case width == 64 && !dec:
-		encryptBlocks64AVX512(ks, dst, src, n)
-	case width == 64:
-		decryptBlocks64AVX512(ks, dst, src, n)
 	case !dec:
 		encryptBlocks4AVX512(ks, dst, src, n)
 	default:
@@ -225,3 +302,15 @@ func encryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)
 
 //go:noescape
 func decryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
+//go:noescape
+func encryptBlocks16AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
+//go:noescape
+func decryptBlocks16AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
+//go:noescape
+func encryptBlocks32AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
+//go:noescape
+func decryptBlocks32AVX512GFNI(ks *Schedule, dst, src *byte, n int)
