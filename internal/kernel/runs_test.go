@@ -8,7 +8,7 @@ import (
 // runLengths are the run lengths, in blocks, that BenchmarkRuns measures:
 // every one up to 20, where the crossovers between ladders lie, and then
 // the widths of the wide kernels and some past them.
-var runLengths = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 24, 28, 32, 48, 64, 65, 70, 74, 80, 96, 128}
+var runLengths = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 24, 28, 32, 48, 64, 65, 70, 74, 80, 96, 128, 133, 144, 160}
 
 // BenchmarkRuns encrypts runs of n blocks with the policy's plan for this
 // CPU (impl=auto) and every supported kernel's ladder: the data behind the
