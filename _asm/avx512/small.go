@@ -188,16 +188,7 @@ func kernel4(dec bool) {
 	c.VMOVDQU32_Z(operand.Mem{Base: src}, present, s)
 	c.VPXORD(wIn, s, s)
 
-	kp, end := c.GP64(), c.GP64()
-	step := 16
-	if dec {
-		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*36}, kp)
-		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*4}, end)
-		step = -16
-	} else {
-		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*8}, kp)
-		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*40}, end)
-	}
+	kp, end, step := roundKeys(k.ks, dec)
 	// The first g function's input: x at word 0, rol(y, 8) at word 1.
 	idx := c.ZMM()
 	c.VPROLVD(rotCount[16*1+8], s, idx)
@@ -227,6 +218,22 @@ func kernel4(dec bool) {
 	c.Label("done")
 	c.VZEROUPPER()
 	c.RET()
+}
+
+// roundKeys emits the loop bounds of the round subkeys, a pair of rounds
+// an iteration: kp, the pointer to the iteration's four subkeys (the first
+// pair's for encryption, the last pair's for decryption), end, where it
+// stops, and step, the bytes it moves by.
+func roundKeys(ks reg.Register, dec bool) (kp, end reg.GPVirtual, step int) {
+	kp, end = c.GP64(), c.GP64()
+	if dec {
+		c.LEAQ(operand.Mem{Base: ks, Disp: subkeysOffset + 4*36}, kp)
+		c.LEAQ(operand.Mem{Base: ks, Disp: subkeysOffset + 4*4}, end)
+		return kp, end, -16
+	}
+	c.LEAQ(operand.Mem{Base: ks, Disp: subkeysOffset + 4*8}, kp)
+	c.LEAQ(operand.Mem{Base: ks, Disp: subkeysOffset + 4*40}, end)
+	return kp, end, 16
 }
 
 // halfRound returns the state s after one Feistel round with the active

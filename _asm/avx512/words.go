@@ -122,16 +122,7 @@ func kernelWords(dec bool, sets int) {
 		}
 	}
 
-	kp, end := c.GP64(), c.GP64()
-	step := 16
-	if dec {
-		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*36}, kp)
-		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*4}, end)
-		step = -16
-	} else {
-		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*8}, kp)
-		c.LEAQ(operand.Mem{Base: k.ks, Disp: subkeysOffset + 4*40}, end)
-	}
+	kp, end, step := roundKeys(k.ks, dec)
 	c.Label("rounds")
 	// Encryption: words 0, 1 update words 2, 3 with the subkeys kp[0],
 	// kp[1], then words 2, 3 update words 0, 1 with kp[2], kp[3].

@@ -195,58 +195,30 @@ func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 // buffers of its callers do not escape.
 func runAVX512(ks *Schedule, dst, src *byte, n, width int, dec, gfni bool) {
 	switch {
-	case width == 64:
-		run64AVX512(ks, dst, src, n, dec, gfni)
-	case width == 32:
-		run32AVX512(ks, dst, src, n, dec, gfni)
-	case width == 16:
-		run16AVX512(ks, dst, src, n, dec, gfni)
-	default:
-		run4AVX512(ks, dst, src, n, dec, gfni)
-	}
-}
-
-func run64AVX512(ks *Schedule, dst, src *byte, n int, dec, gfni bool) {
-	switch {
-	case gfni && !dec:
+	case width == 64 && gfni && !dec:
 		encryptBlocks64AVX512GFNI(ks, dst, src, n)
-	case gfni:
+	case width == 64 && gfni:
 		decryptBlocks64AVX512GFNI(ks, dst, src, n)
-	case !dec:
+	case width == 64 && !dec:
 		encryptBlocks64AVX512(ks, dst, src, n)
-	default:
+	case width == 64:
 		decryptBlocks64AVX512(ks, dst, src, n)
-	}
-}
-
-func run32AVX512(ks *Schedule, dst, src *byte, n int, dec, gfni bool) {
-	switch {
-	case gfni && !dec:
+	case width == 32 && gfni && !dec:
 		encryptBlocks32AVX512GFNI(ks, dst, src, n)
-	case gfni:
+	case width == 32 && gfni:
 		decryptBlocks32AVX512GFNI(ks, dst, src, n)
-	case !dec:
+	case width == 32 && !dec:
 		encryptBlocks32AVX512(ks, dst, src, n)
-	default:
+	case width == 32:
 		decryptBlocks32AVX512(ks, dst, src, n)
-	}
-}
-
-func run16AVX512(ks *Schedule, dst, src *byte, n int, dec, gfni bool) {
-	switch {
-	case gfni && !dec:
+	case width == 16 && gfni && !dec:
 		encryptBlocks16AVX512GFNI(ks, dst, src, n)
-	case gfni:
+	case width == 16 && gfni:
 		decryptBlocks16AVX512GFNI(ks, dst, src, n)
-	case !dec:
+	case width == 16 && !dec:
 		encryptBlocks16AVX512(ks, dst, src, n)
-	default:
+	case width == 16:
 		decryptBlocks16AVX512(ks, dst, src, n)
-	}
-}
-
-func run4AVX512(ks *Schedule, dst, src *byte, n int, dec, gfni bool) {
-	switch {
 	case gfni && !dec:
 		encryptBlocks4AVX512GFNI(ks, dst, src, n)
 	case gfni:
