@@ -14,11 +14,6 @@ const FusedGroup = 64
 // 64-block group, and two calls more than one group (BenchmarkAVX512Tail).
 const smallTail = 4
 
-// narrowMost is the most blocks after the last full group of 64 (or its
-// last pair) that go through the 16- and 32-block kernels, in word layout,
-// rather than through one padded group of 64 (narrowTail).
-const narrowMost = 32
-
 // FusedMin is the shortest run, in bytes, of whole blocks that the fused
 // kernels take: more than smallTail blocks, padded into a group (with a
 // partial last block, CTRGroups and CFBDecryptGroups take as few as

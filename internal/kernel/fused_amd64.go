@@ -249,6 +249,11 @@ func (p *Plan) padsTail(n int) bool {
 	return r > smallTail && !narrowTail(n) && (p.From == 0 || p.bulkBlocks(n) == n)
 }
 
+// narrowMost is the most blocks after the last full group of 64 (or its
+// last pair) that go through the 16- and 32-block kernels, in word layout,
+// rather than through one padded group of 64 (narrowTail).
+const narrowMost = 32
+
 // narrowTail reports whether, in a run of n blocks, the 64-block kernels'
 // blocks after the last whole group go to the 16- or 32-block kernels, in
 // word layout, rather than padded into a group: more than smallTail of
