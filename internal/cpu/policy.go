@@ -210,11 +210,15 @@ type shape struct {
 //     to 32 the 32-block kernel, 280-300 ns; a padded group of 64 costs
 //     340-390 ns, the 4-block kernel 210-225 ns for up to four, while the
 //     3-way ladder takes 235-240 ns for 5 blocks, 215-220 ns for 6, 285 ns
-//     for 7 and 320-340 ns for 8 and 9. Measured run by run (BenchmarkRuns,
-//     Zen 5, avx512-gfni, medians of 5 alternating with the binary before
-//     the 16- and 32-block kernels, 7 for 3 to 7 blocks), the 3-way ladder
-//     is the faster below 7 blocks (level at 5), also for the remainder of
-//     a long run.
+//     for 7 and 320-340 ns for 8 and 9 (BenchmarkRuns, Zen 5,
+//     avx512-gfni, medians of 5 alternating with the binary before the 16-
+//     and 32-block kernels, 7 for 3 to 7 blocks). So in a loop of nothing
+//     else the two are level at 5 blocks and the 3-way ladder 1.05-1.1x at
+//     6; inside a mode the 16-block kernel is the faster: GCM sealing 64
+//     bytes, whose key stream is 5 blocks with the tag mask's, takes
+//     340-350 ns with it against 420-430 ns on the 3-way ladder
+//     (BenchmarkShapes, 256-bit key, 3 alternating runs). The 3-way ladder
+//     takes runs below 5 blocks, and the remainder of a long run below 5.
 //   - Short runs with the 16-way AVX2 kernels: avx2-gather pads a run, or
 //     the rest of a long one, to a group from 13 blocks, where the group
 //     costs less than the 3-way ladder. Measured on Zen 1: 16 blocks take
@@ -231,8 +235,8 @@ func shapePolicy(block string) shape {
 	}
 	switch block {
 	case "avx512-vbmi", "avx512-gfni":
-		s.below = 7
-		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 5 to 6 blocks of the 3-way kernel (Zen 5, measured run by run: 230-250 ns for up to 16 blocks, 215-240 ns for 5 and 6 blocks of the 3-way ladder, 285 ns for 7)"
+		s.below = 5
+		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 5 blocks of the 3-way kernel (Zen 5, measured run by run: 230-250 ns for up to 16 blocks, 235-240 ns for 5 blocks of the 3-way ladder), and less inside a mode (GCM sealing 64 bytes, 5 blocks of key stream: 340-350 ns against 420-430)"
 	case "avx2-gather":
 		s.below = 13
 		s.shortWhy = "from 13 blocks one 16-block group of avx2-gather, padded, beats the 3-way kernel's ladder (Zen 1: 13 to 15 blocks take 890 ns padded, 1020 to 1120 ns on the 3-way ladder; 12 blocks 880 ns there)"
