@@ -339,30 +339,35 @@ func (p *Plan) bulkBlocks(n int) int {
 
 // encryptLadder encrypts the whole blocks of src through k's ladder: each
 // kernel takes as many blocks as fit its width, and the last one the rest.
-// Its table kernels read the tables t.
+// Its table kernels read the tables t. A kernel that sends its own rest
+// down its ladder (all but those that pad it, Kernel.pads) takes the whole
+// run in one call, which saves 3-4% of a run of 1 to 5 blocks on the
+// 3-way kernel against a loop over its ladder (Zen 5, BenchmarkRuns).
 func (k *Kernel) encryptLadder(ks *Schedule, t *Tables, dst, src []byte) {
-	for i, step := range k.ladder {
-		n := len(src)
-		if i < len(k.ladder)-1 {
-			n -= n % (step.Blocks * BlockSize)
-		}
-		if n > 0 {
-			step.encrypt(ks, t, dst[:n], src[:n])
-			dst, src = dst[n:], src[n:]
-		}
+	if !k.pads {
+		k.encrypt(ks, t, dst, src)
+		return
+	}
+	n := len(src) - len(src)%(k.Blocks*BlockSize)
+	if n > 0 {
+		k.encrypt(ks, t, dst[:n], src[:n])
+	}
+	if n < len(src) {
+		k.ladder[1].encryptLadder(ks, t, dst[n:], src[n:])
 	}
 }
 
 // decryptLadder is the inverse of encryptLadder.
 func (k *Kernel) decryptLadder(ks *Schedule, t *Tables, dst, src []byte) {
-	for i, step := range k.ladder {
-		n := len(src)
-		if i < len(k.ladder)-1 {
-			n -= n % (step.Blocks * BlockSize)
-		}
-		if n > 0 {
-			step.decrypt(ks, t, dst[:n], src[:n])
-			dst, src = dst[n:], src[n:]
-		}
+	if !k.pads {
+		k.decrypt(ks, t, dst, src)
+		return
+	}
+	n := len(src) - len(src)%(k.Blocks*BlockSize)
+	if n > 0 {
+		k.decrypt(ks, t, dst[:n], src[:n])
+	}
+	if n < len(src) {
+		k.ladder[1].decryptLadder(ks, t, dst[n:], src[n:])
 	}
 }

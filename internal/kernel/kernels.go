@@ -12,10 +12,11 @@ const BlockSize = 16
 
 // A Kernel is one implementation of the block function. Its methods
 // encrypt and decrypt (dispatch_*.go) process len(src)/BlockSize blocks,
-// any number: a ladder passes them a multiple of Blocks unless the kernel
-// is the last (narrowest) of its ladder, but a plan's bulk kernel also
-// gets the remainder of a run that it pads to a group (Plan), and
-// EncryptOnce a single block. They dispatch with a switch rather than
+// any number: those of a kernel that pads a last partial group (pads) get
+// a multiple of Blocks from a ladder, the rest of the run going on down
+// it, and the others the whole run, whose rest they send down their
+// ladder themselves; a plan's bulk kernel also gets the remainder of a run
+// that it pads to a group (Plan), and EncryptOnce a single block. They dispatch with a switch rather than
 // through function values so that the compiler sees every call, and
 // buffers on the caller's stack do not escape.
 type Kernel struct {
@@ -26,6 +27,11 @@ type Kernel struct {
 	// sliced is whether it reads byte-sliced S-boxes where the table
 	// kernels read their tables (Tables.s).
 	sliced bool
+	// pads is whether its methods pad a last partial group into one
+	// more call, as a plan's bulk kernel does with a run's rest, so that
+	// its ladder sends the rest to its narrower kernel; the others take
+	// that rest down their ladder themselves.
+	pads bool
 	// narrower is the name of the kernel that takes the blocks left over,
 	// "" for the last of its ladder.
 	narrower string
@@ -59,6 +65,9 @@ func init() {
 			k.ladder = append(k.ladder, n)
 		}
 		k.Supported = cpu.Host().Block.Supported(k.Name)
+		if k.pads && len(k.ladder) < 2 {
+			panic("twofish: kernel " + k.Name + " pads its rest and has no narrower kernel to take it")
+		}
 	}
 }
 
