@@ -205,20 +205,19 @@ type shape struct {
 //     replaced that call, is estimated at a sixth to a third of that
 //     there, 500-1,060 cycles a block; unmeasured).
 //   - Short runs with avx512-vbmi and avx512-gfni: up to 16 blocks take
-//     one call of their 16-block kernel, 230-250 ns on Zen 5 whatever the
+//     one call of their 16-block kernel, 220-250 ns on Zen 5 whatever the
 //     number of blocks in it (a chain of 16 rounds in word layout), and 17
-//     to 32 the 32-block kernel, 280-300 ns; a padded group of 64 costs
+//     to 32 the 32-block kernel, 275-300 ns; a padded group of 64 costs
 //     340-390 ns, the 4-block kernel 210-225 ns for up to four, while the
-//     3-way ladder takes 235-240 ns for 5 blocks, 215-220 ns for 6, 285 ns
-//     for 7 and 320-340 ns for 8 and 9 (BenchmarkRuns, Zen 5,
-//     avx512-gfni, medians of 5 alternating with the binary before the 16-
-//     and 32-block kernels, 7 for 3 to 7 blocks). So in a loop of nothing
-//     else the two are level at 5 blocks and the 3-way ladder 1.05-1.1x at
-//     6; inside a mode the 16-block kernel is the faster: GCM sealing 64
-//     bytes, whose key stream is 5 blocks with the tag mask's, takes
-//     340-350 ns with it against 420-430 ns on the 3-way ladder
-//     (BenchmarkShapes, 256-bit key, 3 alternating runs). The 3-way ladder
-//     takes runs below 5 blocks, and the remainder of a long run below 5.
+//     3-way ladder, which pads a rest of two blocks to a group of three,
+//     takes 205 ns for 5 blocks, 200 ns for 6, 260 ns for 7 and 300 ns
+//     for 8 (BenchmarkRuns, Zen 5, avx512-gfni, medians of 5). Inside a
+//     mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6
+//     blocks and 0.80-0.90x for 7 (GCM sealing 64, 80 and 96 bytes, whose
+//     key streams are 5 to 7 blocks with the tag mask's; CTR and CBC
+//     decryption of 80, 96 and 112 bytes; 256-bit key, both pinned in one
+//     process, medians of 400 alternating rounds). The 3-way ladder takes
+//     runs below 7 blocks, and the remainder of a long run below 7.
 //   - Short runs with the 16-way AVX2 kernels: avx2-gather pads a run, or
 //     the rest of a long one, to a group from 13 blocks, where the group
 //     costs less than the 3-way ladder. Measured on Zen 1: 16 blocks take
@@ -235,8 +234,8 @@ func shapePolicy(block string) shape {
 	}
 	switch block {
 	case "avx512-vbmi", "avx512-gfni":
-		s.below = 5
-		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 5 blocks of the 3-way kernel (Zen 5, measured run by run: 230-250 ns for up to 16 blocks, 235-240 ns for 5 blocks of the 3-way ladder), and less inside a mode (GCM sealing 64 bytes, 5 blocks of key stream: 340-350 ns against 420-430)"
+		s.below = 7
+		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 7 blocks of the 3-way kernel (Zen 5, measured run by run: 220-250 ns for up to 16 blocks, 260 ns for 7 blocks of the 3-way ladder, 200-205 ns for 5 and 6), and inside a mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6 blocks, 0.80-0.90x for 7 (GCM, CTR, CBC decryption)"
 	case "avx2-gather":
 		s.below = 13
 		s.shortWhy = "from 13 blocks one 16-block group of avx2-gather, padded, beats the 3-way kernel's ladder (Zen 1: 13 to 15 blocks take 890 ns padded, 1020 to 1120 ns on the 3-way ladder; 12 blocks 880 ns there)"
