@@ -37,10 +37,13 @@ import (
 // The 32-block kernels take two such sets, whose rounds go together, one
 // set's after the other's: each fills the other's waits.
 //
-// On Zen 5 (BenchmarkAVX512Tail) the 16-block kernel takes 225-240 ns for
-// up to 16 blocks and the 32-block one 290-300 ns for up to 32, against
+// On Zen 5 (BenchmarkAVX512Tail) the 16-block kernel takes 225-230 ns for
+// up to 16 blocks and the 32-block one 280-285 ns for up to 32, against
 // 345-390 ns for one group of 64 and 215-230 ns for the 4-block kernel's
-// four blocks (avx512-gfni; avx512-vbmi 265, 323, 431 and 232 ns). The
+// four blocks (avx512-gfni; avx512-vbmi 256, 313, 425 and 222 ns). Its
+// position selects merge on masks in mask registers (words posSelect):
+// 1.04-1.07x (avx512-gfni) and 1.04-1.16x (avx512-vbmi) the 4-block
+// kernels' VPTERNLOGD on masks in memory, medians of 5 alternating runs. The
 // same layout with four blocks a register, the 4-block kernels' (every
 // S-box looking up all four words, two of them passive), took 600 ns for
 // 16 blocks in four registers: twice the look-ups per block, and its
@@ -57,6 +60,9 @@ type kernWords struct {
 	ks reg.GPVirtual
 	// sbox[j][h] is quarter h of S-box j, h = 1, 2, 3, in a register.
 	sbox [4][4]zmm
+	// odd and upper mask the bytes whose position p has bit 0, bit 1 of
+	// p&3 set: posSelect's merges.
+	odd, upper reg.OpmaskVirtual
 }
 
 // kernelWords emits the kernel of sets sets of 16 blocks a pass, whose
@@ -82,6 +88,15 @@ func kernelWords(dec bool, sets int) {
 			k.sbox[j][h] = c.ZMM()
 			c.VMOVDQU64(sboxQuarter(k.ks, j, h), k.sbox[j][h])
 		}
+	}
+	k.odd, k.upper = c.K(), c.K()
+	for _, m := range []struct {
+		k    reg.OpmaskVirtual
+		bits uint64
+	}{{k.odd, 0xAAAAAAAAAAAAAAAA}, {k.upper, 0xCCCCCCCCCCCCCCCC}} {
+		t := c.GP64()
+		c.MOVQ(operand.U64(m.bits), t)
+		c.KMOVQ(t, m.k)
 	}
 
 	c.Label("loop")
@@ -233,5 +248,17 @@ func (k *kernWords) g(x zmm) zmm {
 		c.VMOVDQU8(hi, m, lo)
 		looked[j] = lo
 	}
-	return mdsTo(posSelect(looked), [4]int{0, 1, 2, 3})
+	return mdsTo(k.posSelect(looked), [4]int{0, 1, 2, 3})
+}
+
+// posSelect returns the vector whose byte at each position p takes
+// src[p&3], overwriting src[0] and src[2]: the 4-block kernels' posSelect
+// with merge-masked moves on constant masks in mask registers for its
+// VPTERNLOGD on masks in memory.
+func (k *kernWords) posSelect(src [4]zmm) zmm {
+	merge := func(m reg.OpmaskVirtual, a, b zmm) zmm {
+		c.VMOVDQU8(a, m, b) // b = m ? a : b
+		return b
+	}
+	return merge(k.upper, merge(k.odd, src[3], src[2]), merge(k.odd, src[1], src[0]))
 }

@@ -205,9 +205,9 @@ type shape struct {
 //     replaced that call, is estimated at a sixth to a third of that
 //     there, 500-1,060 cycles a block; unmeasured).
 //   - Short runs with avx512-vbmi and avx512-gfni: up to 16 blocks take
-//     one call of their 16-block kernel, 220-250 ns on Zen 5 whatever the
+//     one call of their 16-block kernel, 225-255 ns on Zen 5 whatever the
 //     number of blocks in it (a chain of 16 rounds in word layout), and 17
-//     to 32 the 32-block kernel, 275-300 ns; a padded group of 64 costs
+//     to 32 the 32-block kernel, 280-315 ns; a padded group of 64 costs
 //     340-390 ns, the 4-block kernel 210-225 ns for up to four, while the
 //     3-way ladder, which pads a rest of two blocks to a group of three,
 //     takes 205 ns for 5 blocks, 200 ns for 6, 260 ns for 7 and 300 ns
@@ -235,7 +235,7 @@ func shapePolicy(block string) shape {
 	switch block {
 	case "avx512-vbmi", "avx512-gfni":
 		s.below = 7
-		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 7 blocks of the 3-way kernel (Zen 5, measured run by run: 220-250 ns for up to 16 blocks, 260 ns for 7 blocks of the 3-way ladder, 200-205 ns for 5 and 6), and inside a mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6 blocks, 0.80-0.90x for 7 (GCM, CTR, CBC decryption)"
+		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 7 blocks of the 3-way kernel (Zen 5, measured run by run: 225-255 ns for up to 16 blocks, 260 ns for 7 blocks of the 3-way ladder, 200-205 ns for 5 and 6), and inside a mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6 blocks, 0.80-0.90x for 7 (GCM, CTR, CBC decryption)"
 	case "avx2-gather":
 		s.below = 13
 		s.shortWhy = "from 13 blocks one 16-block group of avx2-gather, padded, beats the 3-way kernel's ladder (Zen 1: 13 to 15 blocks take 890 ns padded, 1020 to 1120 ns on the 3-way ladder; 12 blocks 880 ns there)"
