@@ -165,7 +165,7 @@ func (c *Cipher) EncryptOnce(dst, src []byte) bool {
 	if c.t.Load() != nil || c.plan.Bulk == nil || c.tablesFor(setupWeight) != nil {
 		return false
 	}
-	c.plan.Bulk.encryptLadder(c.ks, nil, dst[:BlockSize], src[:BlockSize])
+	c.plan.Bulk.cryptLadder(c.ks, nil, dst[:BlockSize], src[:BlockSize], false)
 	return true
 }
 
@@ -290,7 +290,7 @@ func (c *Cipher) EncryptBlocks(dst, src []byte) {
 	case p.Bulk == nil:
 		panic(ErrNoKey)
 	case p.From == 0: // a pinned ladder
-		p.Bulk.encryptLadder(c.ks, c.t.Load(), dst, src)
+		p.Bulk.cryptLadder(c.ks, c.t.Load(), dst, src, false)
 		return
 	}
 	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
@@ -299,7 +299,7 @@ func (c *Cipher) EncryptBlocks(dst, src []byte) {
 	}
 	if len(src) >= BlockSize {
 		k, t := c.short(len(src) / BlockSize)
-		k.encryptLadder(c.ks, t, dst, src)
+		k.cryptLadder(c.ks, t, dst, src, false)
 	}
 }
 
@@ -310,7 +310,7 @@ func (c *Cipher) DecryptBlocks(dst, src []byte) {
 	case p.Bulk == nil:
 		panic(ErrNoKey)
 	case p.From == 0:
-		p.Bulk.decryptLadder(c.ks, c.t.Load(), dst, src)
+		p.Bulk.cryptLadder(c.ks, c.t.Load(), dst, src, true)
 		return
 	}
 	if n := p.bulkBlocks(len(src)/BlockSize) * BlockSize; n > 0 {
@@ -319,7 +319,7 @@ func (c *Cipher) DecryptBlocks(dst, src []byte) {
 	}
 	if len(src) >= BlockSize {
 		k, t := c.short(len(src) / BlockSize)
-		k.decryptLadder(c.ks, t, dst, src)
+		k.cryptLadder(c.ks, t, dst, src, true)
 	}
 }
 
@@ -337,37 +337,30 @@ func (p *Plan) bulkBlocks(n int) int {
 	return n
 }
 
-// encryptLadder encrypts the whole blocks of src through k's ladder: each
-// kernel takes as many blocks as fit its width, and the last one the rest.
-// Its table kernels read the tables t. A kernel that sends its own rest
-// down its ladder (all but those that pad it, Kernel.pads) takes the whole
-// run in one call, which saves 3-4% of a run of 1 to 5 blocks on the
-// 3-way kernel against a loop over its ladder (Zen 5, BenchmarkRuns).
-func (k *Kernel) encryptLadder(ks *Schedule, t *Tables, dst, src []byte) {
-	if !k.pads {
-		k.encrypt(ks, t, dst, src)
-		return
-	}
-	n := len(src) - len(src)%(k.Blocks*BlockSize)
-	if n > 0 {
-		k.encrypt(ks, t, dst[:n], src[:n])
-	}
-	if n < len(src) {
-		k.ladder[1].encryptLadder(ks, t, dst[n:], src[n:])
-	}
-}
-
-// decryptLadder is the inverse of encryptLadder.
-func (k *Kernel) decryptLadder(ks *Schedule, t *Tables, dst, src []byte) {
-	if !k.pads {
-		k.decrypt(ks, t, dst, src)
-		return
-	}
-	n := len(src) - len(src)%(k.Blocks*BlockSize)
-	if n > 0 {
-		k.decrypt(ks, t, dst[:n], src[:n])
-	}
-	if n < len(src) {
-		k.ladder[1].decryptLadder(ks, t, dst[n:], src[n:])
+// cryptLadder encrypts the whole blocks of src through k's ladder, or
+// decrypts them if dec: each kernel takes as many blocks as fit its width,
+// and the last one the rest. Its table kernels read the tables t. A kernel
+// that sends its own rest down its ladder (all but those that pad it,
+// Kernel.pads) takes the whole run in one call, which saves 3-4% of a run
+// of 1 to 5 blocks on the 3-way kernel against a loop over its ladder (Zen
+// 5, BenchmarkRuns).
+func (k *Kernel) cryptLadder(ks *Schedule, t *Tables, dst, src []byte, dec bool) {
+	for {
+		n := len(src)
+		if k.pads {
+			n -= n % (k.Blocks * BlockSize)
+		}
+		if n > 0 {
+			if dec {
+				k.decrypt(ks, t, dst[:n], src[:n])
+			} else {
+				k.encrypt(ks, t, dst[:n], src[:n])
+			}
+		}
+		if !k.pads {
+			return
+		}
+		dst, src = dst[n:], src[n:]
+		k = k.ladder[1]
 	}
 }
