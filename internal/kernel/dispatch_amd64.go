@@ -202,6 +202,7 @@ func encrypt3x(t *Tables, ks *Schedule, dst, src []byte) { crypt3x(t, ks, dst, s
 // decrypt3x is the inverse of encrypt3x.
 func decrypt3x(t *Tables, ks *Schedule, dst, src []byte) { crypt3x(t, ks, dst, src, true) }
 
+// crypt3x is encrypt3x, or decrypt3x if dec.
 func crypt3x(t *Tables, ks *Schedule, dst, src []byte, dec bool) {
 	n := len(src) / BlockSize
 	if n == 0 {
