@@ -144,8 +144,19 @@ func main() {
 		for _, variant := range []bool{false, true} {
 			gfni = variant
 			for _, dec := range []bool{false, true} {
-				kernelWords(dec, 1)
-				kernelWords(dec, 2)
+				kernelWords(dec, 1, nil)
+				kernelWords(dec, 2, nil)
+			}
+		}
+		// The mode kernels of the word layout, after those.
+		for _, variant := range []bool{false, true} {
+			gfni = variant
+			for _, m := range []struct {
+				dec  bool
+				mode wordMode
+			}{{false, &wordCTR{}}, {true, &wordCBC{}}, {false, &wordCFB{}}, {false, &wordXTS{}}, {true, &wordXTS{}}} {
+				kernelWords(m.dec, 1, m.mode)
+				kernelWords(m.dec, 2, m.mode)
 			}
 		}
 	})

@@ -121,13 +121,15 @@ const (
 )
 
 // fused runs the fused kernel of mode m over the whole groups of src into
-// dst, and then over the blocks after them padded into a group where c's
-// plan pads them (with the last whole group where pairedTail says), and
-// returns how many bytes it did. It moves on the mode's counter or tweak
-// ctr, or its IV iv, by the blocks it did. With rest (CTR and CFB), a
-// partial block at the end of src counts as a block, and its key stream
-// goes to rest if the kernel takes it: in the padded group, or in the
-// buffered last whole group that it ends, whatever the plan.
+// dst, and then over the blocks after them: padded into a group where c's
+// plan pads them (with the last whole group where pairedTail says), or
+// through the word layout's mode kernels where the plan gives them to the
+// 16- and 32-block kernels (wordsTail); and returns how many bytes it did.
+// It moves on the mode's counter or tweak ctr, or its IV iv, by the blocks
+// it did. With rest (CTR and CFB), a partial block at the end of src
+// counts as a block, and its key stream goes to rest if a kernel takes it:
+// in the padded group or the words' run, or in the buffered last whole
+// group that it ends, whatever the plan.
 func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockSize]byte) int {
 	if !c.Fused() {
 		return 0
@@ -138,9 +140,8 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockS
 		n, end = n+1, len(src)
 	}
 	whole := n - n%FusedGroup
-	// A padded rest, or a partial block at the end of the last whole group,
-	// goes through a buffer.
-	if !c.plan.padsTail(n) && !(partial && whole == n) {
+	words := c.plan.wordsTail(n)
+	if !words && !c.plan.padsTail(n) && !(partial && whole == n) {
 		if whole > 0 {
 			_ = dst[whole*BlockSize-1]
 			c.fused64(m, &dst[0], &src[0], whole/FusedGroup, ctr, iv)
@@ -149,27 +150,45 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockS
 	}
 	_ = dst[end-1]
 	i := pairedTail(n) * BlockSize
+	if words {
+		i = whole * BlockSize
+	}
 	if i > 0 {
 		c.fused64(m, &dst[0], &src[0], i/(FusedGroup*BlockSize), ctr, iv)
 	}
-	buf := groupBuffer(end - i)
-	k := copy(buf, src[i:end])
+	// The rest goes through a buffer where it is padded into a group or
+	// ends in a partial block; the words' kernels take a run of whole
+	// blocks in place.
+	in, out := src[i:end], dst[i:end]
+	buffered := !words || partial
+	if buffered {
+		buf := groupBuffer(end - i)
+		copy(buf, in)
+		in, out = buf, buf
+	}
 	var before [2]uint64
 	if ctr != nil {
 		before = *ctr
 	}
-	c.fused64(m, &buf[0], &buf[0], (k+FusedGroup*BlockSize-1)/(FusedGroup*BlockSize), ctr, iv)
-	// The kernel moved the state on by whole groups: set it as the r real
-	// blocks leave it, before dst, which may be src, loses the last
-	// ciphertext block.
+	// The last ciphertext block, or as much as there is of it, the next
+	// IV of CBC and CFB: kept before dst, which may be src, overwrites it.
+	var last [BlockSize]byte
+	l := copy(last[:], src[(end-1)&^(BlockSize-1):end])
+	k := end - i
+	if words {
+		c.fusedWords(m, &out[0], &in[0], (k+BlockSize-1)/BlockSize, ctr, iv)
+	} else {
+		c.fused64(m, &out[0], &in[0], (k+FusedGroup*BlockSize-1)/(FusedGroup*BlockSize), ctr, iv)
+	}
+	// Set the state as the r real blocks leave it: the group kernels
+	// moved it on by whole groups, the words' kernels not at all.
 	r := uint64(n - i/BlockSize)
 	switch m {
 	case fusedCTR:
 		lo, carry := bits.Add64(before[0], r, 0)
 		*ctr = [2]uint64{lo, before[1] + carry}
 	case fusedCBC, fusedCFB:
-		// The last block's ciphertext, or as much as there is of it.
-		copy(iv[:], src[(end-1)&^(BlockSize-1):end])
+		copy(iv[:], last[:l])
 	default:
 		for ; r >= FusedGroup/2; r -= FusedGroup / 2 {
 			before = TimesX(before, FusedGroup/2)
@@ -183,13 +202,64 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockS
 		// The key stream of the partial block: its output where the
 		// buffer held zeros, and the output XOR the input elsewhere.
 		j := k &^ (BlockSize - 1)
-		copy(rest[:], buf[j:j+BlockSize])
+		copy(rest[:], out[j:j+BlockSize])
 		for x, b := range src[i+j : end] {
 			rest[x] ^= b
 		}
 	}
-	copy(dst[i:end], buf[:])
+	if buffered {
+		copy(dst[i:end], out)
+	}
 	return end
+}
+
+// fusedWords runs c's mode kernel of the word layout for mode m over the n
+// blocks (5 to 32) of a words' run: the 16-block kernel's up to 16, the
+// 32-block kernel's above. It leaves the mode's state as it was.
+func (c *Cipher) fusedWords(m int, dst, src *byte, n int, ctr *[2]uint64, iv *[BlockSize]byte) {
+	gfni, w16 := c.Head() == AVX512GFNI, n <= 16
+	switch {
+	case m == fusedCTR && gfni && w16:
+		encryptCTR16AVX512GFNI(c.ks, dst, src, n, ctr)
+	case m == fusedCTR && gfni:
+		encryptCTR32AVX512GFNI(c.ks, dst, src, n, ctr)
+	case m == fusedCTR && w16:
+		encryptCTR16AVX512(c.ks, dst, src, n, ctr)
+	case m == fusedCTR:
+		encryptCTR32AVX512(c.ks, dst, src, n, ctr)
+	case m == fusedCBC && gfni && w16:
+		decryptCBC16AVX512GFNI(c.ks, dst, src, n, iv)
+	case m == fusedCBC && gfni:
+		decryptCBC32AVX512GFNI(c.ks, dst, src, n, iv)
+	case m == fusedCBC && w16:
+		decryptCBC16AVX512(c.ks, dst, src, n, iv)
+	case m == fusedCBC:
+		decryptCBC32AVX512(c.ks, dst, src, n, iv)
+	case m == fusedCFB && gfni && w16:
+		decryptCFB16AVX512GFNI(c.ks, dst, src, n, iv)
+	case m == fusedCFB && gfni:
+		decryptCFB32AVX512GFNI(c.ks, dst, src, n, iv)
+	case m == fusedCFB && w16:
+		decryptCFB16AVX512(c.ks, dst, src, n, iv)
+	case m == fusedCFB:
+		decryptCFB32AVX512(c.ks, dst, src, n, iv)
+	case m == fusedXTSEnc && gfni && w16:
+		encryptXTS16AVX512GFNI(c.ks, dst, src, n, ctr)
+	case m == fusedXTSEnc && gfni:
+		encryptXTS32AVX512GFNI(c.ks, dst, src, n, ctr)
+	case m == fusedXTSEnc && w16:
+		encryptXTS16AVX512(c.ks, dst, src, n, ctr)
+	case m == fusedXTSEnc:
+		encryptXTS32AVX512(c.ks, dst, src, n, ctr)
+	case gfni && w16:
+		decryptXTS16AVX512GFNI(c.ks, dst, src, n, ctr)
+	case gfni:
+		decryptXTS32AVX512GFNI(c.ks, dst, src, n, ctr)
+	case w16:
+		decryptXTS16AVX512(c.ks, dst, src, n, ctr)
+	default:
+		decryptXTS32AVX512(c.ks, dst, src, n, ctr)
+	}
 }
 
 // fused64 runs c's fused kernel of mode m over n groups of 64 blocks.
@@ -247,6 +317,13 @@ func pairedTail(n int) int {
 func (p *Plan) padsTail(n int) bool {
 	r := n % p.Bulk.Blocks
 	return r > smallTail && !narrowTail(n) && (p.From == 0 || p.bulkBlocks(n) == n)
+}
+
+// wordsTail reports whether, in a run of n blocks, p's bulk kernel takes
+// the blocks after the last whole group through the 16- or 32-block
+// kernels (narrowTail), in a run that EncryptBlocks gives it whole.
+func (p *Plan) wordsTail(n int) bool {
+	return narrowTail(n) && (p.From == 0 || p.bulkBlocks(n) == n)
 }
 
 // narrowMost is the most blocks after the last full group of 64 (or its

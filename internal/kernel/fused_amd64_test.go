@@ -23,7 +23,7 @@ import (
 // one.
 func fusedLengths(r *rand.Rand) []int {
 	if testing.Short() {
-		return []int{0, 1, smallTail + 1, narrowMost, narrowMost + 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, FusedGroup + smallTail, FusedGroup + smallTail + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, 2*FusedGroup + smallTail + 1, 2*FusedGroup + narrowMost + 1, 3*FusedGroup + smallTail + 1, r.IntN(10 * FusedGroup)}
+		return []int{0, 1, smallTail + 1, narrowMost / 2, narrowMost/2 + 1, narrowMost, narrowMost + 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, FusedGroup + smallTail, FusedGroup + smallTail + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, 2*FusedGroup + smallTail + 1, 2*FusedGroup + narrowMost + 1, 3*FusedGroup + smallTail + 1, r.IntN(10 * FusedGroup)}
 	}
 	var ns []int
 	for n := 0; n <= 2*FusedGroup+3; n++ {
@@ -137,8 +137,9 @@ func forEachFused(t *testing.T, f func(t *testing.T, k *Kernel)) {
 // decryption and XTS kernels with the modes in Go around the generic
 // kernel: every block count up to two groups and three blocks and a few
 // larger ones (the kernels take the whole groups, and more than smallTail
-// blocks after them padded into a group, as a pinned plan's ECB pads them,
-// and must leave the rest of dst alone), in place and not, at a random
+// blocks after them, padded into a group or through the word layout's
+// mode kernels, as a pinned plan's ECB takes them, and must leave the rest
+// of dst alone), in place and not, at a random
 // offset of the buffers modulo 8, with random counters, IVs and tweaks.
 func TestFusedGroupsAssembly(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
@@ -151,7 +152,7 @@ func TestFusedGroupsAssembly(t *testing.T) {
 					off := r.IntN(8)
 					what := fmt.Sprintf("%d-bit key, %d blocks, in place %v, offset %d", bits, n, inPlace, off)
 					done := n / FusedGroup * FusedGroup * BlockSize
-					if n%FusedGroup > smallTail && !narrowTail(n) {
+					if n%FusedGroup > smallTail {
 						done = n * BlockSize
 					}
 					src := randBytes(r, n*BlockSize+off)[off:]
@@ -309,9 +310,9 @@ func TestXTSHalves(t *testing.T) {
 // modes in Go around the generic kernel: at every block count of
 // fusedLengths and partial blocks of 1, 7 and 15 bytes, in place and not,
 // the kernels take the partial block, counted as a block, with the blocks
-// before it wherever they go through a padded group (more than smallTail
-// blocks after the last whole group, the partial one among them, or the
-// partial one ending a group), put its whole block of key stream in rest
+// before it wherever they go through a padded group or the word layout's
+// kernels (more than smallTail blocks after the last whole group, the
+// partial one among them), or it ends a group; put its whole block of key stream in rest
 // and move the counter on past it (CTR) or leave its ciphertext at the
 // start of the IV (CFB); elsewhere they take the whole groups before it
 // and leave rest and the rest of dst alone.
@@ -325,7 +326,7 @@ func TestFusedPartial(t *testing.T) {
 				blocks := n + 1
 				size := n*BlockSize + p
 				done := blocks / FusedGroup * FusedGroup * BlockSize
-				if rem := blocks % FusedGroup; rem > smallTail && !narrowTail(blocks) || rem == 0 {
+				if rem := blocks % FusedGroup; rem > smallTail || rem == 0 {
 					done = size
 				}
 				src := randBytes(r, (n+1)*BlockSize)

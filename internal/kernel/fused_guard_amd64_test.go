@@ -14,13 +14,14 @@ import (
 // kernels (and XTS's of a tweak a half-group, their tweaks flush against
 // a guard page too, after them and before) over buffers that touch an inaccessible page on either
 // side, for zero, one and two groups, and runs that end in a padded group
+// or go through the word layout's kernels, alone or after two groups
 // (CTR's and CFB decryption's also in a partial block):
 // a kernel that reads or writes one byte outside the blocks it is given
 // (the CBC and CFB kernels read the block before each group but the first)
 // crashes the test.
 func TestFusedGuardPages(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
-		const maxGroups = 2
+		const maxGroups = 3
 		r := testRand(t)
 		key := randBytes(r, 32)
 		c, ref := newCipher(key, kern), newCipher(key, Generic)
@@ -39,7 +40,7 @@ func TestFusedGuardPages(t *testing.T) {
 			}
 			return unsafe.Slice((*[2]uint64)(unsafe.Pointer(&b[0])), n)
 		}
-		for _, n := range []int{0, FusedGroup, 2 * FusedGroup, narrowMost + 1, FusedGroup - 1, FusedGroup + 37} {
+		for _, n := range []int{0, FusedGroup, 2 * FusedGroup, smallTail + 1, narrowMost / 2, narrowMost/2 + 1, narrowMost, narrowMost + 1, FusedGroup - 1, FusedGroup + 37, 2*FusedGroup + 20} {
 			// The guard pages are flush against the blocks the kernels
 			// take.
 			size := n * BlockSize
@@ -94,8 +95,8 @@ func TestFusedGuardPages(t *testing.T) {
 		}
 		// CTR and CFB decryption with a partial last block that the
 		// kernels take: in a padded group, at the end of a whole group,
-		// and after one.
-		for _, size := range []int{(narrowMost+1)*BlockSize + 7, FusedGroup*BlockSize - 9, (FusedGroup+37)*BlockSize + 3} {
+		// after one, and in the word layout's runs.
+		for _, size := range []int{(narrowMost+1)*BlockSize + 7, FusedGroup*BlockSize - 9, (FusedGroup+37)*BlockSize + 3, narrowMost/2*BlockSize + 7, (2*FusedGroup+20)*BlockSize + 3} {
 			for _, place := range guardpage.Placements(a, b, size) {
 				copy(place.Src, randBytes(r, size))
 				padded := make([]byte, (size+BlockSize-1)&^(BlockSize-1))
@@ -126,7 +127,7 @@ func TestFusedShortDst(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)
 		c := newCipher(randBytes(r, 32), kern)
-		for _, blocks := range []int{FusedGroup + 37, 3*FusedGroup + 10, 4 * FusedGroup} {
+		for _, blocks := range []int{FusedGroup + 37, 3*FusedGroup + 10, 4 * FusedGroup, 2*FusedGroup + 20} {
 			src := randBytes(r, blocks*BlockSize+5)
 			for _, short := range []int{BlockSize + 1, FusedGroup * BlockSize, len(src) - BlockSize} {
 				for name, f := range map[string]func(dst []byte){

@@ -138,6 +138,80 @@ func encryptBlocks32AVX512(ks *Schedule, dst, src *byte, n int)
 //go:noescape
 func decryptBlocks32AVX512(ks *Schedule, dst, src *byte, n int)
 
+// The mode kernels of the word layout (16 and 32 blocks), for the runs
+// that the 16- and 32-block kernels take in ECB: the modes' work done as
+// they load and store the blocks, as the 64-block mode kernels do it. Blocks
+// missing from the last register are loaded and stored with masks. Each
+// takes one pass: the caller moves the mode's state on.
+
+// encryptCTR16AVX512 is CTR's encryption of n blocks, at most 16: it
+// XORs into src the encryption of the counter blocks ctr, ctr+1, ... (as
+// encryptCTR64AVX512's) and writes dst. It leaves *ctr as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptCTR16AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+
+// encryptCTR32AVX512 is CTR's encryption of n blocks, at most 32: it
+// XORs into src the encryption of the counter blocks ctr, ctr+1, ... (as
+// encryptCTR64AVX512's) and writes dst. It leaves *ctr as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptCTR32AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+
+// decryptCBC16AVX512 is CBC's decryption of n blocks, at most 16: each
+// block's decryption XORed with the ciphertext block before it, *iv before
+// the first; dst may be src. It leaves *iv as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptCBC16AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+// decryptCBC32AVX512 is CBC's decryption of n blocks, at most 32: each
+// block's decryption XORed with the ciphertext block before it, *iv before
+// the first; dst may be src. It leaves *iv as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptCBC32AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+// decryptCFB16AVX512 is CFB's decryption of n blocks, at most 16: each
+// block's ciphertext XORed with the encryption of the ciphertext block
+// before it, *iv before the first; dst may be src. It leaves *iv as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptCFB16AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+// decryptCFB32AVX512 is CFB's decryption of n blocks, at most 32: each
+// block's ciphertext XORed with the encryption of the ciphertext block
+// before it, *iv before the first; dst may be src. It leaves *iv as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptCFB32AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+// encryptXTS16AVX512 is XTS's encryption of n blocks, at most 16,
+// block i whitened with the tweak T·x^i as encryptXTS64AVX512's. It leaves
+// *tweak as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptXTS16AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+// encryptXTS32AVX512 is XTS's encryption of n blocks, at most 32,
+// block i whitened with the tweak T·x^i as encryptXTS64AVX512's. It leaves
+// *tweak as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptXTS32AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+// decryptXTS16AVX512 is XTS's decryption of n blocks, at most 16, as
+// the encryption. It leaves *tweak as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptXTS16AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+// decryptXTS32AVX512 is XTS's decryption of n blocks, at most 32, as
+// the encryption. It leaves *tweak as it was. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptXTS32AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
 // crypt64AVX512 encrypts (or, if dec, decrypts) the whole blocks of src
 // into dst with the kernels of avx512-vbmi, or of avx512-gfni if gfni. Any
 // count is allowed: the blocks after the last full group of 64 go through
@@ -286,3 +360,33 @@ func encryptBlocks32AVX512GFNI(ks *Schedule, dst, src *byte, n int)
 
 //go:noescape
 func decryptBlocks32AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
+//go:noescape
+func encryptCTR16AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+
+//go:noescape
+func encryptCTR32AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+
+//go:noescape
+func decryptCBC16AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+//go:noescape
+func decryptCBC32AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+//go:noescape
+func decryptCFB16AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+//go:noescape
+func decryptCFB32AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+
+//go:noescape
+func encryptXTS16AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+//go:noescape
+func encryptXTS32AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+//go:noescape
+func decryptXTS16AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+//go:noescape
+func decryptXTS32AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)

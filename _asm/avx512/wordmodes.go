@@ -1,0 +1,183 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The mode kernels of the word layout are the 16- and 32-block kernels
+// with the modes' work done where they load and store the blocks, as the
+// 64-block mode kernels do it: CTR's counter blocks made in registers and
+// its key stream XORed into the source as it is stored, the ciphertext
+// blocks XORed into CBC's output and taken as CFB's input, XTS's tweaks
+// made in registers and XORed in on both sides. They take one pass, at
+// most 16·sets blocks, the run that the word kernels take in ECB (a
+// message of 5 to 32 blocks, or that many after an even number of groups),
+// where the package made the counter blocks or the tweaks in Go and XORed
+// them in passes of its own around the kernel.
+//
+// Each register holds four blocks in memory order (register r blocks 4r
+// to 4r+3), before the transpose to word layout on load and after the one
+// back on store. Blocks missing from the pass are neither read nor
+// written: every load and store that touches the message is masked with
+// the register's present blocks, as in ECB. The state after the pass (the
+// counter, the IV, the tweak) is the caller's to move on: the kernels
+// read it and do not write it.
+type wordMode interface {
+	// name is the kernel's name without its block count and suffix.
+	name(dec bool) string
+	// begin loads the mode's argument.
+	begin()
+	// load returns register r of the kernel's input, in memory order,
+	// from the source and its present blocks k.
+	load(src reg.Register, r int, k reg.OpmaskVirtual) zmm
+	// store finishes the output registers out and stores them, with the
+	// present blocks of register r from present(r).
+	store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual)
+}
+
+// at is where register r of a pass starts in the source or destination,
+// shifted by off bytes.
+func at(base reg.Register, r, off int) operand.Mem {
+	return operand.Mem{Base: base, Disp: 64*r + off}
+}
+
+// maskedLoad returns the present blocks k of the 64 bytes at m, zeros
+// elsewhere.
+func maskedLoad(m operand.Mem, k reg.OpmaskVirtual) zmm {
+	x := c.ZMM()
+	c.VMOVDQU32_Z(m, k, x)
+	return x
+}
+
+// xorStore XORs the source's register r into each output register and
+// stores it, as CTR's key stream and CFB's are.
+func xorStore(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+	for r, x := range out {
+		k := present(r)
+		c.VPXORD(maskedLoad(at(src, r, 0), k), x, x)
+		c.VMOVDQU32(x, k, at(dst, r, 0))
+	}
+}
+
+// chained returns register r's ciphertext blocks shifted by one, the IV at
+// iv before the first: what CBC decryption XORs into register r's output,
+// and CFB decryption encrypts. Register 0 takes lanes 1 to 3 from the
+// source's first three blocks (VALIGNQ), so that no load reads before the
+// source.
+func chained(src, iv reg.Register, r int, k reg.OpmaskVirtual) zmm {
+	if r > 0 {
+		return maskedLoad(at(src, r, -16), k)
+	}
+	v, p := c.ZMM(), c.ZMM()
+	c.VBROADCASTI32X4(operand.Mem{Base: iv}, v)
+	c.VALIGNQ(operand.U8(6), v, maskedLoad(at(src, 0, 0), k), p) // lane 3 of v, lanes 0 to 2 of the source
+	return p
+}
+
+// wordCTR is CTR: register r's counter blocks are the counter plus 4r+l
+// in lane l, made as ctrKernel makes them.
+type wordCTR struct {
+	base, one, bswap zmm
+}
+
+func (o *wordCTR) name(bool) string { return "encryptCTR" }
+
+func (o *wordCTR) begin() {
+	ctr := c.Load(c.Param("ctr"), c.GP64())
+	o.base, o.one, o.bswap = c.ZMM(), c.ZMM(), c.ZMM()
+	c.VBROADCASTI32X4(operand.Mem{Base: ctr}, o.base)
+	c.VMOVDQU64(ctrOne, o.one)
+	c.VMOVDQU64(ctrSwap, o.bswap)
+}
+
+func (o *wordCTR) load(_ reg.Register, r int, _ reg.OpmaskVirtual) zmm {
+	x := c.ZMM()
+	add(x, o.base, ctrOffsets.Offset(64*r), o.one)
+	c.VPSHUFB(o.bswap, x, x)
+	return x
+}
+
+func (o *wordCTR) store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+	xorStore(src, dst, out, present)
+}
+
+// wordCBC is CBC decryption: each output block XORed with the ciphertext
+// block before it. In place, the store of a register overwrites the block
+// that the register after it XORs in, so the registers are stored from the
+// last to the first, each loading what it XORs in just before.
+type wordCBC struct {
+	iv reg.Register
+}
+
+func (o *wordCBC) name(bool) string { return "decryptCBC" }
+
+func (o *wordCBC) begin() { o.iv = c.Load(c.Param("iv"), c.GP64()) }
+
+func (o *wordCBC) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
+	return maskedLoad(at(src, r, 0), k)
+}
+
+func (o *wordCBC) store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+	for r := len(out) - 1; r >= 0; r-- {
+		k := present(r)
+		c.VPXORD(chained(src, o.iv, r, k), out[r], out[r])
+		c.VMOVDQU32(out[r], k, at(dst, r, 0))
+	}
+}
+
+// wordCFB is CFB decryption: the encryption of the ciphertext blocks
+// shifted by one, XORed into the source. Every load comes before the
+// first store, so in place needs no order.
+type wordCFB struct {
+	iv reg.Register
+}
+
+func (o *wordCFB) name(bool) string { return "decryptCFB" }
+
+func (o *wordCFB) begin() { o.iv = c.Load(c.Param("iv"), c.GP64()) }
+
+func (o *wordCFB) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
+	return chained(src, o.iv, r, k)
+}
+
+func (o *wordCFB) store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+	xorStore(src, dst, out, present)
+}
+
+// wordXTS is XTS: register r's tweaks are the tweak times x^(4r+l) in
+// lane l, made as xtsKernel makes them, once for the load and again for
+// the store rather than held in eight registers through the rounds.
+type wordXTS struct {
+	tweak reg.Register
+	// r0 is register 0's tweaks, while a load or store phase runs.
+	r0 zmm
+}
+
+func (o *wordXTS) name(dec bool) string { return direction(dec) + "XTS" }
+
+func (o *wordXTS) begin() { o.tweak = c.Load(c.Param("tweak"), c.GP64()) }
+
+// tweaks returns register r's tweaks, making register 0's first.
+func (o *wordXTS) tweaks(r int) zmm {
+	if r == 0 {
+		t := c.ZMM()
+		c.VBROADCASTI32X4(operand.Mem{Base: o.tweak}, t)
+		o.r0 = mulX(t, xtsLeft, xtsRight)
+		return o.r0
+	}
+	return mulX(o.r0, operand.U8(4*r), nil)
+}
+
+func (o *wordXTS) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
+	x := maskedLoad(at(src, r, 0), k)
+	c.VPXORD(o.tweaks(r), x, x)
+	return x
+}
+
+func (o *wordXTS) store(_, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+	for r, x := range out {
+		c.VPXORD(o.tweaks(r), x, x)
+		c.VMOVDQU32(x, present(r), at(dst, r, 0))
+	}
+}
