@@ -3,9 +3,10 @@ package kernel
 // FusedGroup is how many blocks the fused kernels of CTR, CBC and CFB
 // decryption and XTS (Cipher.CTRGroups, CBCDecryptGroups,
 // CFBDecryptGroups, XTSGroups) take at a time: they take the whole groups
-// of a run, and the blocks after them padded into one more group where the
-// bulk kernel would pad them (CTR's and CFB decryption's partial last block
-// among them, where the caller asks); the caller does the rest.
+// of a run, and the blocks after them where the bulk kernel takes them,
+// padded into one more group or in its 16- and 32-block kernels (CTR's and
+// CFB decryption's partial last block among them, where the caller asks);
+// the caller does the rest.
 const FusedGroup = 64
 
 // smallTail is the most blocks left after the last full group of 64 that

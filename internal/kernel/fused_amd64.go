@@ -5,17 +5,20 @@ package kernel
 import "math/bits"
 
 // The fused mode kernels take the whole groups of 64 blocks of a run, and
-// the blocks after them too, padded into one more group, wherever c's bulk
+// the blocks after them too: padded into one more group wherever c's bulk
 // kernel would pad them (padsTail; the last whole group with them where
 // pairedTail says, and CTR's and CFB decryption's partial last block among
-// them, or ending the last whole group): so a run of a few hundred
-// bytes, a disk sector or a packet, also makes no passes of its own over
-// the message. On Zen 5, with NewCipher, 512 bytes of XTS went from 0.72x
-// to 0.80x the speed of ECB (the rest is the tweak's own encryption), of
-// CTR from 0.83x to 0.93x, of CBC decryption from 0.89x to 0.95x and of
-// CFB decryption from 0.89x to 0.97x
+// them, or ending the last whole group), and through the word layout's mode
+// kernels wherever it gives them to its 16- and 32-block kernels
+// (wordsTail; CTR's and CFB decryption's partial last block among them
+// through a buffer): so a run of a few hundred bytes, a disk sector or a
+// packet, also makes no passes of its own over the message. On Zen 5, with
+// NewCipher, the word layout's mode kernels took 512 bytes (32 blocks) of
+// CTR from 0.77x to 0.87x the speed of ECB, of CBC decryption from 0.84x to
+// 0.93x, of CFB decryption from 0.82x to 0.90x and of XTS from 0.61x to
+// 0.71-0.73x (the rest is the tweak's own encryption)
 // (BenchmarkModeVsECB/mode=/dir=/impl=auto/key=256/size=512, xECBmin,
-// medians of 5).
+// medians of 5 runs of the two test binaries taking turns).
 
 // CTRGroups XORs into src the key stream of CTR from the counter *ctr
 // (the 128-bit integer ctr[1]<<64 | ctr[0], as a big-endian block, wrapping
