@@ -154,7 +154,7 @@ func main() {
 			for _, m := range []struct {
 				dec  bool
 				mode wordMode
-			}{{false, &wordCTR{}}, {true, &wordCBC{}}, {false, &wordCFB{}}, {false, &wordXTS{}}, {true, &wordXTS{}}} {
+			}{{false, &wordCTR{}}, {true, &wordCBC{}}, {false, &wordCFB{}}, {false, &wordXTS{}}, {true, &wordXTS{}}, {false, &wordOCB{}}, {true, &wordOCB{dec: true}}} {
 				kernelWords(m.dec, 1, m.mode)
 				kernelWords(m.dec, 2, m.mode)
 			}

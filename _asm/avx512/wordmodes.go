@@ -181,3 +181,75 @@ func (o *wordXTS) store(_, dst reg.Register, out []zmm, present func(int) reg.Op
 		c.VMOVDQU32(x, present(r), at(dst, r, 0))
 	}
 }
+
+// wordOCB is OCB, as ocbKernel: block k of the run (k below 32, so no
+// group's last block and no fix) is whitened with base ^ t[k] before and
+// after the block cipher, base the offset of the block before the run's
+// group, a broadcast made again for each phase rather than held through
+// the rounds. The checksum of the plaintext adds up in a register and is
+// added to *sum at the end: in encryption from the source, loaded again
+// before the first store overwrites it in place, in decryption from the
+// output of the present blocks.
+type wordOCB struct {
+	dec          bool
+	t, base, sum reg.Register
+	// b is the broadcast base while the loads run.
+	b zmm
+}
+
+func (o *wordOCB) name(dec bool) string { return direction(dec) + "OCB" }
+
+func (o *wordOCB) begin() {
+	o.t = c.Load(c.Param("t"), c.GP64())
+	o.base = c.Load(c.Param("base"), c.GP64())
+	o.sum = c.Load(c.Param("sum"), c.GP64())
+}
+
+// whiten XORs register r's offsets into x, with b the broadcast base.
+func (o *wordOCB) whiten(x, b zmm, r int) {
+	c.VPTERNLOGD(operand.U8(0x96), operand.Mem{Base: o.t, Disp: 64 * r}, b, x)
+}
+
+// broadcastBase returns the base offset in every lane.
+func (o *wordOCB) broadcastBase() zmm {
+	b := c.ZMM()
+	c.VBROADCASTI32X4(operand.Mem{Base: o.base}, b)
+	return b
+}
+
+func (o *wordOCB) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
+	if r == 0 {
+		o.b = o.broadcastBase()
+	}
+	x := maskedLoad(at(src, r, 0), k)
+	o.whiten(x, o.b, r)
+	return x
+}
+
+func (o *wordOCB) store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+	acc := c.ZMM()
+	c.VPXORD(acc, acc, acc)
+	if !o.dec {
+		for r := range out {
+			c.VPXORD(maskedLoad(at(src, r, 0), present(r)), acc, acc)
+		}
+	}
+	o.b = o.broadcastBase()
+	for r, x := range out {
+		k := present(r)
+		o.whiten(x, o.b, r)
+		if o.dec {
+			c.VPXORD(x, acc, k, acc)
+		}
+		c.VMOVDQU32(x, k, at(dst, r, 0))
+	}
+	// The checksum's four lanes folded into *sum.
+	y := c.YMM()
+	c.VEXTRACTI64X4(operand.U8(1), acc, y)
+	c.VPXORD(acc.AsY(), y, y)
+	s := c.XMM()
+	c.VEXTRACTI32X4(operand.U8(1), y, s)
+	c.VPXORD(y.AsX(), s, s)
+	c.VPXORD(operand.Mem{Base: o.sum}, s, s)
+	c.VMOVDQU64(s, operand.Mem{Base: o.sum})
+}

@@ -212,6 +212,33 @@ func decryptXTS16AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
 //go:noescape
 func decryptXTS32AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
 
+// encryptOCB16AVX512 is OCB's encryption of n blocks, at most 16, that
+// start a group: block k is whitened with *base ^ t[k] before and after the
+// block cipher, as ocbMask would, and its plaintext (src) is added to *sum.
+// Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptOCB16AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
+// encryptOCB32AVX512 is encryptOCB16AVX512 for at most 32 blocks.
+// Implemented in avx512_amd64.s.
+//
+//go:noescape
+func encryptOCB32AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
+// decryptOCB16AVX512 is OCB's decryption of n blocks, at most 16, as
+// encryptOCB16AVX512, adding the plaintext (dst) to *sum. Implemented in
+// avx512_amd64.s.
+//
+//go:noescape
+func decryptOCB16AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
+// decryptOCB32AVX512 is decryptOCB16AVX512 for at most 32 blocks.
+// Implemented in avx512_amd64.s.
+//
+//go:noescape
+func decryptOCB32AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
 // crypt64AVX512 encrypts (or, if dec, decrypts) the whole blocks of src
 // into dst with the kernels of avx512-vbmi, or of avx512-gfni if gfni. Any
 // count is allowed: the blocks after the last full group of 64 go through
@@ -390,3 +417,15 @@ func decryptXTS16AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint6
 
 //go:noescape
 func decryptXTS32AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
+
+//go:noescape
+func encryptOCB16AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
+//go:noescape
+func encryptOCB32AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
+//go:noescape
+func decryptOCB16AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
+//go:noescape
+func decryptOCB32AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)

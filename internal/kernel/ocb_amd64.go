@@ -70,29 +70,57 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 	}
 }
 
-// OCBGroups runs a batch of whole groups of 64 blocks (at most OCBBatch
-// bytes) through OCB kernels that apply the offsets and add up the
+// OCBGroups runs a batch of blocks (at most OCBBatch bytes, starting with
+// a group) through OCB kernels that apply the offsets and add up the
 // checksum as they load and store the blocks, and reports whether it did:
-// it does if c's bulk kernel has such kernels (avx512-vbmi, avx512-gfni) and the
-// batch has no partial group. Otherwise the caller makes passes of OCBMask
-// around the block cipher. It declines a batch of more than OCBBatch
-// bytes too: the kernels read a base offset and a fix from offs for each
-// group, and offs has room for no more.
+// it does if c's bulk kernel has such kernels (avx512-vbmi, avx512-gfni)
+// and the batch is whole groups, and the blocks after them that c's plan
+// gives its 16- and 32-block kernels (wordsTail), which go through the
+// word layout's OCB kernels with the base offset of their group. Otherwise
+// the caller makes passes of OCBMask around the block cipher. It declines
+// a batch of more than OCBBatch bytes too: the kernels read a base offset
+// and a fix from offs for each group, and offs has room for no more.
 func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, dec bool) bool {
-	n := len(src) / (OCBGroup * BlockSize)
-	if !c.Fused() || n == 0 || len(src) != n*OCBGroup*BlockSize || n > len(offs.Base) {
+	n := len(src) / BlockSize
+	g, r := n/OCBGroup, n%OCBGroup
+	if !c.Fused() || n == 0 || len(src) != n*BlockSize || (n+OCBGroup-1)/OCBGroup > len(offs.Base) || r > 0 && !c.plan.wordsTail(n) {
 		return false
 	}
 	_ = dst[len(src)-1]
-	switch gfni := c.Head() == AVX512GFNI; {
+	gfni := c.Head() == AVX512GFNI
+	if g > 0 {
+		switch {
+		case gfni && dec:
+			decryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], g, t, offs, sum)
+		case gfni:
+			encryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], g, t, offs, sum)
+		case dec:
+			decryptOCB64AVX512(c.ks, &dst[0], &src[0], g, t, offs, sum)
+		default:
+			encryptOCB64AVX512(c.ks, &dst[0], &src[0], g, t, offs, sum)
+		}
+	}
+	if r == 0 {
+		return true
+	}
+	d, s, base := &dst[g*OCBGroup*BlockSize], &src[g*OCBGroup*BlockSize], &offs.Base[g]
+	switch w16 := r <= 16; {
+	case gfni && dec && w16:
+		decryptOCB16AVX512GFNI(c.ks, d, s, r, t, base, sum)
 	case gfni && dec:
-		decryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], n, t, offs, sum)
+		decryptOCB32AVX512GFNI(c.ks, d, s, r, t, base, sum)
+	case gfni && w16:
+		encryptOCB16AVX512GFNI(c.ks, d, s, r, t, base, sum)
 	case gfni:
-		encryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], n, t, offs, sum)
+		encryptOCB32AVX512GFNI(c.ks, d, s, r, t, base, sum)
+	case dec && w16:
+		decryptOCB16AVX512(c.ks, d, s, r, t, base, sum)
 	case dec:
-		decryptOCB64AVX512(c.ks, &dst[0], &src[0], n, t, offs, sum)
+		decryptOCB32AVX512(c.ks, d, s, r, t, base, sum)
+	case w16:
+		encryptOCB16AVX512(c.ks, d, s, r, t, base, sum)
 	default:
-		encryptOCB64AVX512(c.ks, &dst[0], &src[0], n, t, offs, sum)
+		encryptOCB32AVX512(c.ks, d, s, r, t, base, sum)
 	}
 	return true
 }

@@ -67,47 +67,56 @@ func TestOCBMaskAssembly(t *testing.T) {
 	}
 }
 
-// TestOCBGroupsAssembly compares the OCB kernels of avx512-vbmi, which
-// apply the offsets themselves, with passes of ocbMaskGeneric around the
-// 64-block kernels: every number of groups in a batch, both directions, in
-// place and not, unaligned.
+// TestOCBGroupsAssembly compares the OCB kernels of avx512-vbmi and
+// avx512-gfni, which apply the offsets themselves, with passes of
+// ocbMaskGeneric around the block cipher: every number of whole groups in
+// a batch, alone and with blocks after them, both directions, in place and
+// not, unaligned. OCBGroups takes the whole groups, and the blocks after
+// them that a pinned plan gives the 16- and 32-block kernels (through the
+// word layout's OCB kernels); it declines any other batch, and one longer
+// than OCBBatch, and leaves dst and the checksum alone.
 func TestOCBGroupsAssembly(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)
 		for _, bits := range []int{128, 256} {
 			c := newCipher(randBytes(r, bits/8), kern)
 			table := randomOCBTable(r)
-			for n := 1; n <= OCBBatch/(OCBGroup*BlockSize); n++ {
-				for _, dec := range []bool{false, true} {
-					for _, inPlace := range []bool{false, true} {
-						offs, sum0 := randomOCBOffsets(r)
-						src := randBytes(r, n*OCBGroup*BlockSize+1)[1:]
-
-						want, wantSum := make([]byte, len(src)), sum0
-						if dec {
-							ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBWhiten)
-							c.DecryptBlocks(want, want)
-							ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBSumDst)
-						} else {
-							ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBSumSrc)
-							c.EncryptBlocks(want, want)
-							ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBWhiten)
-						}
-
-						got, gotSum := make([]byte, len(src)+1)[1:], sum0
-						if inPlace {
-							got = bytes.Clone(src)
-							src = got
-						}
-						if !c.OCBGroups(got, src, table, &offs, &gotSum, dec) {
-							t.Fatalf("OCBGroups declined %d groups", n)
-						}
-						what := fmt.Sprintf("%d-bit key, %d groups, decrypt %v, in place %v", bits, n, dec, inPlace)
-						if !bytes.Equal(got, want) {
-							t.Fatalf("%s: blocks differ from ocbMaskGeneric around the kernels", what)
-						}
-						if gotSum != wantSum {
-							t.Fatalf("%s: checksum differs from ocbMaskGeneric around the kernels", what)
+			for g := 0; g <= OCBBatch/(OCBGroup*BlockSize); g++ {
+				for _, rest := range []int{0, 1, smallTail, smallTail + 1, 16, 17, narrowMost, narrowMost + 1, OCBGroup - 1} {
+					n := g*OCBGroup + rest
+					take := n > 0 && n <= OCBBatch/BlockSize && (rest == 0 || narrowTail(n))
+					for _, dec := range []bool{false, true} {
+						for _, inPlace := range []bool{false, true} {
+							offs, sum0 := randomOCBOffsets(r)
+							src := randBytes(r, n*BlockSize+1)[1:]
+							want, wantSum := make([]byte, len(src)), sum0
+							if take && dec {
+								ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBWhiten)
+								c.DecryptBlocks(want, want)
+								ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBSumDst)
+							} else if take {
+								ocbMaskGeneric(want, src, table, &offs, &wantSum, OCBSumSrc)
+								c.EncryptBlocks(want, want)
+								ocbMaskGeneric(want, want, table, &offs, &wantSum, OCBWhiten)
+							}
+							got, gotSum := make([]byte, len(src)+1)[1:], sum0
+							if inPlace {
+								got = bytes.Clone(src)
+								src = got
+								if !take {
+									want = bytes.Clone(src)
+								}
+							}
+							what := fmt.Sprintf("%d-bit key, %d groups and %d blocks, decrypt %v, in place %v", bits, g, rest, dec, inPlace)
+							if took := c.OCBGroups(got, src, table, &offs, &gotSum, dec); took != take {
+								t.Fatalf("%s: OCBGroups took it %v, want %v", what, took, take)
+							}
+							if !bytes.Equal(got, want) {
+								t.Fatalf("%s: blocks differ from ocbMaskGeneric around the kernels", what)
+							}
+							if gotSum != wantSum {
+								t.Fatalf("%s: checksum differs from ocbMaskGeneric around the kernels", what)
+							}
 						}
 					}
 				}

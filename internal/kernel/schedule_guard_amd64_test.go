@@ -13,7 +13,7 @@ import (
 
 // TestScheduleGuarded runs the multi-block kernels that read key material
 // besides the subkeys, the byte-sliced S-boxes of avx512-gfni and
-// avx512-vbmi (their 64-block, 4-block and fused mode kernels) and the
+// avx512-vbmi (their 64-, 32-, 16- and 4-block kernels and mode kernels) and the
 // nibble tables of avx2-ct (its 64-, 32- and 8-block kernels), with the
 // schedule flush against a page that faults, after and before it: they
 // must read nothing outside the bytes their layout gives them (1184 and
@@ -60,7 +60,7 @@ func TestScheduleGuarded(t *testing.T) {
 func checkGuardedSchedule(t *testing.T, what string, c, ref *Cipher) {
 	t.Helper()
 	r := testRand(t)
-	src := randBytes(r, (2*64+3)*BlockSize)
+	src := randBytes(r, (2*64+narrowMost)*BlockSize)
 	want, got := make([]byte, len(src)), make([]byte, len(src))
 	for n := 1; n <= 2*64+3; n++ {
 		in := src[:n*BlockSize]
@@ -78,8 +78,10 @@ func checkGuardedSchedule(t *testing.T, what string, c, ref *Cipher) {
 	}
 	table := randomOCBTable(r)
 	offs, sum0 := randomOCBOffsets(r)
-	for groups := 1; groups <= 2; groups++ {
-		in := src[:groups*FusedGroup*BlockSize]
+	// Whole groups, and runs of the word layout's mode kernels, alone and
+	// after two groups.
+	for _, blocks := range []int{FusedGroup, 2 * FusedGroup, narrowMost / 2, narrowMost, 2*FusedGroup + narrowMost} {
+		in := src[:blocks*BlockSize]
 		for _, f := range []struct {
 			name string
 			run  func(c *Cipher, dst []byte) any
@@ -122,7 +124,7 @@ func checkGuardedSchedule(t *testing.T, what string, c, ref *Cipher) {
 		} {
 			wantState, gotState := f.run(ref, want), f.run(c, got)
 			if !bytes.Equal(got[:len(in)], want[:len(in)]) || gotState != wantState {
-				t.Fatalf("%s, %d groups: guarded %s differs", what, groups, f.name)
+				t.Fatalf("%s, %d blocks: guarded %s differs", what, blocks, f.name)
 			}
 		}
 	}
