@@ -154,9 +154,21 @@ const gcmFusedBatch = 8 * fusedBytes
 // tag mask is the first block of the first call that does not go to the
 // fused CTR kernel (the blocks after the whole groups that fusedRun gives
 // it, or the first batch without that kernel), so that a short message
-// costs one kernel call, not two.
+// costs one kernel call, not two. The key stream goes through a buffer on
+// the stack, a short message's a small one, which costs less to zero.
 func (g *gcm) crypt(dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool) {
+	if len(src) <= shortBatch {
+		var ks [BlockSize + shortBatch]byte
+		g.cryptWith(ks[:], dst, src, j0, y, tagMask, open)
+		return
+	}
 	var ks [BlockSize + gcmBatch]byte
+	g.cryptWith(ks[:], dst, src, j0, y, tagMask, open)
+}
+
+// cryptWith is crypt with the key stream buffer ks, of a block and a
+// batch.
+func (g *gcm) cryptWith(ks, dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool) {
 	head := binary.LittleEndian.Uint64(j0[:8])
 	mid := uint64(binary.LittleEndian.Uint32(j0[8:12]))
 	ctr := binary.BigEndian.Uint32(j0[12:]) + 1
@@ -179,7 +191,7 @@ func (g *gcm) crypt(dst, src []byte, j0, y, tagMask *[BlockSize]byte, open bool)
 			dst, src = dst[n:], src[n:]
 			continue
 		}
-		n := min(len(src), gcmBatch)
+		n := min(len(src), len(ks)-BlockSize)
 		m := skip + (n+BlockSize-1)&^(BlockSize-1)
 		copy(ks[:skip], j0[:])
 		for i := skip; i < m; i += BlockSize {

@@ -225,11 +225,24 @@ func (o *ocb) whiten(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]
 // crypt encrypts or decrypts a batch of blocks (at most ocbBatch bytes,
 // starting with a group) from src into dst, which may be src, with the
 // offsets after *off, as offsets computes them, and adds the plaintext to
-// the checksum sum.
+// the checksum sum: the blocks that kernels which apply the offsets take
+// (kernel.Cipher.OCBGroups), and the rest with passes of OCBMask around the
+// block cipher.
 func (o *ocb) crypt(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, offs *kernel.OCBOffsets, dec bool) {
 	o.offsets(len(src), off, g, offs)
-	if o.b.c != nil && o.b.c.k.OCBGroups(dst, src, &o.t, offs, sum, dec) {
-		return
+	if o.b.c != nil {
+		n := o.b.c.k.OCBGroups(dst, src, &o.t, offs, sum, dec)
+		if n == len(src) {
+			return
+		}
+		if n > 0 {
+			// The rest starts at a group: its offsets are those of the
+			// groups after the ones done.
+			k := n / (ocbGroup * BlockSize)
+			copy(offs.Base[:], offs.Base[k:])
+			copy(offs.Fix[:], offs.Fix[k:])
+			dst, src = dst[n:], src[n:]
+		}
 	}
 	if dec {
 		kernel.OCBMask(dst, src, &o.t, offs, sum, kernel.OCBWhiten)

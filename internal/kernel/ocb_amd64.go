@@ -70,23 +70,36 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 	}
 }
 
-// OCBGroups runs a batch of blocks (at most OCBBatch bytes, starting with
-// a group) through OCB kernels that apply the offsets and add up the
-// checksum as they load and store the blocks, and reports whether it did:
-// it does if c's bulk kernel has such kernels (avx512-vbmi, avx512-gfni)
-// and the batch is whole groups, and the blocks after them that c's plan
-// gives its 16- and 32-block kernels (wordsTail), which go through the
-// word layout's OCB kernels with the base offset of their group. Otherwise
-// the caller makes passes of OCBMask around the block cipher. It declines
-// a batch of more than OCBBatch bytes too: the kernels read a base offset
-// and a fix from offs for each group, and offs has room for no more.
-func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, dec bool) bool {
+// OCBGroups runs the blocks at the start of a batch (at most OCBBatch
+// bytes, starting with a group) through OCB kernels that apply the offsets
+// and add up the checksum as they load and store the blocks, and returns
+// how many bytes it did: none unless c's bulk kernel has such kernels
+// (avx512-vbmi, avx512-gfni). It takes the whole groups, and the blocks
+// after them that c's plan gives its 16- and 32-block kernels (wordsTail),
+// through the word layout's OCB kernels with the base offset of their
+// group; it leaves to the caller, for passes of OCBMask around the block
+// cipher, a rest that the plan pads into a group (with the last whole
+// group where pairedTail says, so that the block cipher takes the two as a
+// pair) or gives narrower kernels. It declines a batch of more than
+// OCBBatch bytes: the kernels read a base offset and a fix from offs for
+// each group, and offs has room for no more.
+func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, dec bool) int {
 	n := len(src) / BlockSize
-	g, r := n/OCBGroup, n%OCBGroup
-	if !c.Fused() || n == 0 || len(src) != n*BlockSize || (n+OCBGroup-1)/OCBGroup > len(offs.Base) || r > 0 && !c.plan.wordsTail(n) {
-		return false
+	if !c.Fused() || (n+OCBGroup-1)/OCBGroup > len(offs.Base) {
+		return 0
 	}
-	_ = dst[len(src)-1]
+	g, r := n/OCBGroup, n%OCBGroup
+	switch {
+	case r == 0 || c.plan.wordsTail(n):
+	case c.plan.padsTail(n):
+		g, r = pairedTail(n)/OCBGroup, 0
+	default:
+		r = 0
+	}
+	if g+r == 0 {
+		return 0
+	}
+	_ = dst[(g*OCBGroup+r)*BlockSize-1]
 	gfni := c.Head() == AVX512GFNI
 	if g > 0 {
 		switch {
@@ -101,7 +114,7 @@ func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 		}
 	}
 	if r == 0 {
-		return true
+		return g * OCBGroup * BlockSize
 	}
 	d, s, base := &dst[g*OCBGroup*BlockSize], &src[g*OCBGroup*BlockSize], &offs.Base[g]
 	switch w16 := r <= 16; {
@@ -122,5 +135,5 @@ func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 	default:
 		encryptOCB32AVX512(c.ks, d, s, r, t, base, sum)
 	}
-	return true
+	return (g*OCBGroup + r) * BlockSize
 }

@@ -11,7 +11,7 @@ func ocbMaskWith(_ int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[Bl
 }
 
 // OCBGroups reports that no kernel of this build applies OCB's offsets
-// itself.
-func (c *Cipher) OCBGroups([]byte, []byte, *OCBTable, *OCBOffsets, *[BlockSize]byte, bool) bool {
-	return false
+// itself: it does nothing and returns 0.
+func (c *Cipher) OCBGroups([]byte, []byte, *OCBTable, *OCBOffsets, *[BlockSize]byte, bool) int {
+	return 0
 }
