@@ -217,7 +217,11 @@ type shape struct {
 //     key streams are 5 to 7 blocks with the tag mask's; CTR and CBC
 //     decryption of 80, 96 and 112 bytes; 256-bit key, both pinned in one
 //     process, medians of 400 alternating rounds). The 3-way ladder takes
-//     runs below 7 blocks, and the remainder of a long run below 7.
+//     runs below 7 blocks, and the remainder of a long run below 7. (The
+//     modes whose work the word layout's mode kernels do, CTR, CBC and CFB
+//     decryption, XTS and OCB, have since taken runs from 5 blocks in
+//     those, 1.03-1.14x the 3-way ladder with the work in Go around it:
+//     internal/kernel's fused_amd64.go.)
 //   - Short runs with the 16-way AVX2 kernels: avx2-gather pads a run, or
 //     the rest of a long one, to a group from 13 blocks, where the group
 //     costs less than the 3-way ladder. Measured on Zen 1: 16 blocks take
@@ -235,7 +239,7 @@ func shapePolicy(block string) shape {
 	switch block {
 	case "avx512-vbmi", "avx512-gfni":
 		s.below = 7
-		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 7 blocks of the 3-way kernel (Zen 5, measured run by run: 225-255 ns for up to 16 blocks, 260 ns for 7 blocks of the 3-way ladder, 200-205 ns for 5 and 6), and inside a mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6 blocks, 0.80-0.90x for 7 (GCM, CTR, CBC decryption)"
+		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 7 blocks of the 3-way kernel (Zen 5, measured run by run: 225-255 ns for up to 16 blocks, 260 ns for 7 blocks of the 3-way ladder, 200-205 ns for 5 and 6), and inside a mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6 blocks, 0.80-0.90x for 7 (GCM, CTR, CBC decryption; the modes with fused kernels now take 5 and 6 blocks in the 16-block kernel's mode variants)"
 	case "avx2-gather":
 		s.below = 13
 		s.shortWhy = "from 13 blocks one 16-block group of avx2-gather, padded, beats the 3-way kernel's ladder (Zen 1: 13 to 15 blocks take 890 ns padded, 1020 to 1120 ns on the 3-way ladder; 12 blocks 880 ns there)"

@@ -9,16 +9,25 @@ import "math/bits"
 // kernel would pad them (padsTail; the last whole group with them where
 // pairedTail says, and CTR's and CFB decryption's partial last block among
 // them, or ending the last whole group), and through the word layout's mode
-// kernels wherever it gives them to its 16- and 32-block kernels
-// (wordsTail; CTR's and CFB decryption's partial last block among them
-// through a buffer): so a run of a few hundred bytes, a disk sector or a
-// packet, also makes no passes of its own over the message. On Zen 5, with
-// NewCipher, the word layout's mode kernels took 512 bytes (32 blocks) of
-// CTR from 0.77x to 0.87x the speed of ECB, of CBC decryption from 0.84x to
-// 0.93x, of CFB decryption from 0.82x to 0.90x and of XTS from 0.61x to
-// 0.71-0.73x (the rest is the tweak's own encryption)
+// kernels where its 16- and 32-block kernels would take them (narrowTail;
+// CTR's and CFB decryption's partial last block among them through a
+// buffer): so a run of a few hundred bytes, a disk sector or a packet, also
+// makes no passes of its own over the message. On Zen 5, with NewCipher,
+// the word layout's mode kernels took 512 bytes (32 blocks) of CTR from
+// 0.77x to 0.87x the speed of ECB, of CBC decryption from 0.84x to 0.93x,
+// of CFB decryption from 0.82x to 0.90x and of XTS from 0.61x to 0.71-0.73x
+// (the rest is the tweak's own encryption)
 // (BenchmarkModeVsECB/mode=/dir=/impl=auto/key=256/size=512, xECBmin,
 // medians of 5 runs of the two test binaries taking turns).
+//
+// They take such runs from 5 blocks whatever the plan's short crossover
+// (Plan.From), below which EncryptBlocks gives a run to the 3-way ladder:
+// with the mode's work in the kernel, one call of the 16-block mode kernel
+// beats the 3-way ladder with the work in Go around it, where the plain
+// 16-block kernel does not. Zen 5, NewCipher, 256-bit key, 5 and 6 blocks
+// (80 and 96 bytes), medians of 5 runs of two builds taking turns: CBC
+// decryption 1.12-1.14x, CTR 1.07-1.10x, XTS 1.07-1.08x, CFB decryption
+// 1.05x, OCB 1.03-1.04x.
 
 // CTRGroups XORs into src the key stream of CTR from the counter *ctr
 // (the 128-bit integer ctr[1]<<64 | ctr[0], as a big-endian block, wrapping
@@ -126,8 +135,8 @@ const (
 // fused runs the fused kernel of mode m over the whole groups of src into
 // dst, and then over the blocks after them: padded into a group where c's
 // plan pads them (with the last whole group where pairedTail says), or
-// through the word layout's mode kernels where the plan gives them to the
-// 16- and 32-block kernels (wordsTail); and returns how many bytes it did.
+// through the word layout's mode kernels where the 16- and 32-block kernels
+// would take them (narrowTail); and returns how many bytes it did.
 // It moves on the mode's counter or tweak ctr, or its IV iv, by the blocks
 // it did. With rest (CTR and CFB), a partial block at the end of src
 // counts as a block, and its key stream goes to rest if a kernel takes it:
@@ -143,7 +152,7 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockS
 		n, end = n+1, len(src)
 	}
 	whole := n - n%FusedGroup
-	words := c.plan.wordsTail(n)
+	words := narrowTail(n)
 	if !words && !c.plan.padsTail(n) && !(partial && whole == n) {
 		if whole > 0 {
 			_ = dst[whole*BlockSize-1]
@@ -320,13 +329,6 @@ func pairedTail(n int) int {
 func (p *Plan) padsTail(n int) bool {
 	r := n % p.Bulk.Blocks
 	return r > smallTail && !narrowTail(n) && (p.From == 0 || p.bulkBlocks(n) == n)
-}
-
-// wordsTail reports whether, in a run of n blocks, p's bulk kernel takes
-// the blocks after the last whole group through the 16- or 32-block
-// kernels (narrowTail), in a run that EncryptBlocks gives it whole.
-func (p *Plan) wordsTail(n int) bool {
-	return narrowTail(n) && (p.From == 0 || p.bulkBlocks(n) == n)
 }
 
 // narrowMost is the most blocks after the last full group of 64 (or its

@@ -75,7 +75,7 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 // and add up the checksum as they load and store the blocks, and returns
 // how many bytes it did: none unless c's bulk kernel has such kernels
 // (avx512-vbmi, avx512-gfni). It takes the whole groups, and the blocks
-// after them that c's plan gives its 16- and 32-block kernels (wordsTail),
+// after them that the 16- and 32-block kernels would take (narrowTail),
 // through the word layout's OCB kernels with the base offset of their
 // group; it leaves to the caller, for passes of OCBMask around the block
 // cipher, a rest that the plan pads into a group (with the last whole
@@ -90,7 +90,7 @@ func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 	}
 	g, r := n/OCBGroup, n%OCBGroup
 	switch {
-	case r == 0 || c.plan.wordsTail(n):
+	case r == 0 || narrowTail(n):
 	case c.plan.padsTail(n):
 		g, r = pairedTail(n)/OCBGroup, 0
 	default:
