@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -23,17 +25,82 @@ import (
 // the register's present blocks, as in ECB. The state after the pass (the
 // counter, the IV, the tweak) is the caller's to move on: the kernels
 // read it and do not write it.
+//
+// CTR's and CFB decryption's kernels take a partial last block, their
+// count n in bytes: the source's bytes past n are neither read nor written,
+// and the last block's key stream goes to *rest, so that a stream can use
+// the rest of it later.
 type wordMode interface {
 	// name is the kernel's name without its block count and suffix.
 	name(dec bool) string
+	// partial reports whether the kernel's count is in bytes, its last
+	// block maybe partial.
+	partial() bool
 	// begin loads the mode's argument.
 	begin()
 	// load returns register r of the kernel's input, in memory order,
 	// from the source and its present blocks k.
 	load(src reg.Register, r int, k reg.OpmaskVirtual) zmm
-	// store finishes the output registers out and stores them, with the
-	// present blocks of register r from present(r).
-	store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual)
+	// store finishes the output registers out and stores them.
+	store(src, dst reg.Register, out []zmm, masks wordMasks)
+}
+
+// wordMasks makes the masks of register r of a pass: the 32-bit words of
+// its present blocks; and in the kernels of a partial last block its
+// present bytes, and the 64-bit words of the last block if r holds it.
+type wordMasks struct {
+	blocks, bytes, last func(r int) reg.OpmaskVirtual
+}
+
+// partialMasks returns wordMasks' bytes and last for a pass of nbytes
+// bytes in n blocks: the first min(max(nbytes - 64r, 0), 64) bytes of
+// register r, and, with L = n - 1 the last block, 3 << 2(L mod 4) in
+// register L/4 and none in the others. Like setMask, they branch on the
+// count alone, and shift through CL.
+func partialMasks(n, nbytes reg.Register) (bytes, last func(int) reg.OpmaskVirtual) {
+	lastReg, lastWords := c.GP64(), c.GP64()
+	c.LEAQ(operand.Mem{Base: n, Disp: -1}, lastReg)
+	c.MOVQ(lastReg, reg.RCX)
+	c.ANDQ(operand.U8(3), reg.RCX)
+	c.SHLQ(operand.U8(1), reg.RCX)
+	c.MOVQ(operand.U32(3), lastWords)
+	c.SHLQ(reg.CL, lastWords)
+	c.SHRQ(operand.U8(2), lastReg)
+	bytes = func(r int) reg.OpmaskVirtual {
+		done := fmt.Sprintf("bytes%d", r)
+		u, v := c.GP64(), c.GP64()
+		c.MOVQ(operand.I32(-1), v)
+		c.MOVQ(nbytes, u)
+		if r > 0 {
+			c.SUBQ(operand.U32(64*r), u)
+		}
+		c.CMPQ(u, operand.U8(64))
+		c.JGE(operand.LabelRef(done))
+		c.XORQ(v, v)
+		c.CMPQ(u, operand.U8(0))
+		c.JLE(operand.LabelRef(done))
+		c.MOVQ(u, reg.RCX)
+		c.MOVQ(operand.U32(1), v)
+		c.SHLQ(reg.CL, v)
+		c.DECQ(v)
+		c.Label(done)
+		k := c.K()
+		c.KMOVQ(v, k)
+		return k
+	}
+	last = func(r int) reg.OpmaskVirtual {
+		done := fmt.Sprintf("last%d", r)
+		u := c.GP64()
+		c.XORQ(u, u)
+		c.CMPQ(lastReg, operand.U8(r))
+		c.JNE(operand.LabelRef(done))
+		c.MOVQ(lastWords, u)
+		c.Label(done)
+		k := c.K()
+		c.KMOVW(u.As32(), k)
+		return k
+	}
+	return bytes, last
 }
 
 // at is where register r of a pass starts in the source or destination,
@@ -50,14 +117,22 @@ func maskedLoad(m operand.Mem, k reg.OpmaskVirtual) zmm {
 	return x
 }
 
-// xorStore XORs the source's register r into each output register and
-// stores it, as CTR's key stream and CFB's are.
-func xorStore(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+// xorStore XORs each output register, CTR's or CFB's key stream, into the
+// source's register r and stores it, byte by byte, as the last block may be
+// partial; that block's key stream goes to *rest, one VPCOMPRESSQ a
+// register into a register that only the last block's register writes.
+func xorStore(src, dst, rest reg.Register, out []zmm, masks wordMasks) {
+	kept := c.ZMM()
+	c.VPXORD(kept, kept, kept)
 	for r, x := range out {
-		k := present(r)
-		c.VPXORD(maskedLoad(at(src, r, 0), k), x, x)
-		c.VMOVDQU32(x, k, at(dst, r, 0))
+		k := masks.bytes(r)
+		c.VPCOMPRESSQ(x, masks.last(r), kept)
+		s := c.ZMM()
+		c.VMOVDQU8_Z(at(src, r, 0), k, s)
+		c.VPXORD(s, x, x)
+		c.VMOVDQU8(x, k, at(dst, r, 0))
 	}
+	c.VMOVDQU64(kept.AsX(), operand.Mem{Base: rest})
 }
 
 // chained returns register r's ciphertext blocks shifted by one, the IV at
@@ -78,12 +153,16 @@ func chained(src, iv reg.Register, r int, k reg.OpmaskVirtual) zmm {
 // wordCTR is CTR: register r's counter blocks are the counter plus 4r+l
 // in lane l, made as ctrKernel makes them.
 type wordCTR struct {
+	rest             reg.Register
 	base, one, bswap zmm
 }
 
 func (o *wordCTR) name(bool) string { return "encryptCTR" }
 
+func (o *wordCTR) partial() bool { return true }
+
 func (o *wordCTR) begin() {
+	o.rest = c.Load(c.Param("rest"), c.GP64())
 	ctr := c.Load(c.Param("ctr"), c.GP64())
 	o.base, o.one, o.bswap = c.ZMM(), c.ZMM(), c.ZMM()
 	c.VBROADCASTI32X4(operand.Mem{Base: ctr}, o.base)
@@ -98,8 +177,8 @@ func (o *wordCTR) load(_ reg.Register, r int, _ reg.OpmaskVirtual) zmm {
 	return x
 }
 
-func (o *wordCTR) store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
-	xorStore(src, dst, out, present)
+func (o *wordCTR) store(src, dst reg.Register, out []zmm, masks wordMasks) {
+	xorStore(src, dst, o.rest, out, masks)
 }
 
 // wordCBC is CBC decryption: each output block XORed with the ciphertext
@@ -112,15 +191,17 @@ type wordCBC struct {
 
 func (o *wordCBC) name(bool) string { return "decryptCBC" }
 
+func (o *wordCBC) partial() bool { return false }
+
 func (o *wordCBC) begin() { o.iv = c.Load(c.Param("iv"), c.GP64()) }
 
 func (o *wordCBC) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
 	return maskedLoad(at(src, r, 0), k)
 }
 
-func (o *wordCBC) store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+func (o *wordCBC) store(src, dst reg.Register, out []zmm, masks wordMasks) {
 	for r := len(out) - 1; r >= 0; r-- {
-		k := present(r)
+		k := masks.blocks(r)
 		c.VPXORD(chained(src, o.iv, r, k), out[r], out[r])
 		c.VMOVDQU32(out[r], k, at(dst, r, 0))
 	}
@@ -130,19 +211,24 @@ func (o *wordCBC) store(src, dst reg.Register, out []zmm, present func(int) reg.
 // shifted by one, XORed into the source. Every load comes before the
 // first store, so in place needs no order.
 type wordCFB struct {
-	iv reg.Register
+	iv, rest reg.Register
 }
 
 func (o *wordCFB) name(bool) string { return "decryptCFB" }
 
-func (o *wordCFB) begin() { o.iv = c.Load(c.Param("iv"), c.GP64()) }
+func (o *wordCFB) partial() bool { return true }
+
+func (o *wordCFB) begin() {
+	o.iv = c.Load(c.Param("iv"), c.GP64())
+	o.rest = c.Load(c.Param("rest"), c.GP64())
+}
 
 func (o *wordCFB) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
 	return chained(src, o.iv, r, k)
 }
 
-func (o *wordCFB) store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
-	xorStore(src, dst, out, present)
+func (o *wordCFB) store(src, dst reg.Register, out []zmm, masks wordMasks) {
+	xorStore(src, dst, o.rest, out, masks)
 }
 
 // wordXTS is XTS: register r's tweaks are the tweak times x^(4r+l) in
@@ -155,6 +241,8 @@ type wordXTS struct {
 }
 
 func (o *wordXTS) name(dec bool) string { return direction(dec) + "XTS" }
+
+func (o *wordXTS) partial() bool { return false }
 
 func (o *wordXTS) begin() { o.tweak = c.Load(c.Param("tweak"), c.GP64()) }
 
@@ -175,10 +263,10 @@ func (o *wordXTS) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
 	return x
 }
 
-func (o *wordXTS) store(_, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+func (o *wordXTS) store(_, dst reg.Register, out []zmm, masks wordMasks) {
 	for r, x := range out {
 		c.VPXORD(o.tweaks(r), x, x)
-		c.VMOVDQU32(x, present(r), at(dst, r, 0))
+		c.VMOVDQU32(x, masks.blocks(r), at(dst, r, 0))
 	}
 }
 
@@ -198,6 +286,8 @@ type wordOCB struct {
 }
 
 func (o *wordOCB) name(dec bool) string { return direction(dec) + "OCB" }
+
+func (o *wordOCB) partial() bool { return false }
 
 func (o *wordOCB) begin() {
 	o.t = c.Load(c.Param("t"), c.GP64())
@@ -226,7 +316,8 @@ func (o *wordOCB) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
 	return x
 }
 
-func (o *wordOCB) store(src, dst reg.Register, out []zmm, present func(int) reg.OpmaskVirtual) {
+func (o *wordOCB) store(src, dst reg.Register, out []zmm, masks wordMasks) {
+	present := masks.blocks
 	acc := c.ZMM()
 	c.VPXORD(acc, acc, acc)
 	if !o.dec {

@@ -84,6 +84,14 @@ func kernelWords(dec bool, sets int, m wordMode) {
 	src, dst, n := c.Load(c.Param("src"), c.GP64()), c.Load(c.Param("dst"), c.GP64()), c.Load(c.Param("n"), c.GP64())
 	c.TESTQ(n, n)
 	c.JZ(operand.LabelRef("done"))
+	var nbytes reg.Register
+	if m != nil && m.partial() {
+		// n counts bytes, of which the last block may have fewer than 16:
+		// the blocks are n/16 rounded up.
+		nbytes, n = n, c.GP64()
+		c.LEAQ(operand.Mem{Base: nbytes, Disp: 15}, n)
+		c.SHRQ(operand.U8(4), n)
+	}
 	if m != nil {
 		m.begin()
 	}
@@ -125,6 +133,10 @@ func kernelWords(dec bool, sets int, m wordMode) {
 		}
 		c.KMOVW(t.As32(), m)
 		return m
+	}
+	masks := wordMasks{blocks: present}
+	if nbytes != nil {
+		masks.bytes, masks.last = partialMasks(n, nbytes)
 	}
 	inW, outW := 0, 4
 	if dec {
@@ -185,7 +197,7 @@ func kernelWords(dec bool, sets int, m wordMode) {
 		}
 	}
 	if m != nil {
-		m.store(src, dst, outs, present)
+		m.store(src, dst, outs, masks)
 		c.Label("done")
 		c.VZEROUPPER()
 		c.RET()

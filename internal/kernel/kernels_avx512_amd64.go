@@ -144,19 +144,18 @@ func decryptBlocks32AVX512(ks *Schedule, dst, src *byte, n int)
 // missing from the last register are loaded and stored with masks. Each
 // takes one pass: the caller moves the mode's state on.
 
-// encryptCTR16AVX512 is CTR's encryption of n blocks, at most 16: it
-// XORs into src the encryption of the counter blocks ctr, ctr+1, ... (as
-// encryptCTR64AVX512's) and writes dst. It leaves *ctr as it was. Implemented in avx512_amd64.s.
+// encryptCTR16AVX512 is CTR's encryption of n bytes, at most 16 blocks,
+// the last block maybe partial: it XORs into src the encryption of the
+// counter blocks ctr, ctr+1, ... (as encryptCTR64AVX512's), writes dst,
+// and puts the last block's key stream in *rest. It leaves *ctr as it was. Implemented in avx512_amd64.s.
 //
 //go:noescape
-func encryptCTR16AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+func encryptCTR16AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, rest *[BlockSize]byte)
 
-// encryptCTR32AVX512 is CTR's encryption of n blocks, at most 32: it
-// XORs into src the encryption of the counter blocks ctr, ctr+1, ... (as
-// encryptCTR64AVX512's) and writes dst. It leaves *ctr as it was. Implemented in avx512_amd64.s.
+// encryptCTR32AVX512 is encryptCTR16AVX512 for at most 32 blocks. Implemented in avx512_amd64.s.
 //
 //go:noescape
-func encryptCTR32AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+func encryptCTR32AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, rest *[BlockSize]byte)
 
 // decryptCBC16AVX512 is CBC's decryption of n blocks, at most 16: each
 // block's decryption XORed with the ciphertext block before it, *iv before
@@ -172,19 +171,19 @@ func decryptCBC16AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte
 //go:noescape
 func decryptCBC32AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
 
-// decryptCFB16AVX512 is CFB's decryption of n blocks, at most 16: each
-// block's ciphertext XORed with the encryption of the ciphertext block
-// before it, *iv before the first; dst may be src. It leaves *iv as it was. Implemented in avx512_amd64.s.
+// decryptCFB16AVX512 is CFB's decryption of n bytes, at most 16 blocks,
+// the last block maybe partial: each block's ciphertext XORed with the
+// encryption of the ciphertext block before it, *iv before the first; dst
+// may be src. It puts the last block's key stream in *rest, and leaves *iv
+// as it was. Implemented in avx512_amd64.s.
 //
 //go:noescape
-func decryptCFB16AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+func decryptCFB16AVX512(ks *Schedule, dst, src *byte, n int, iv, rest *[BlockSize]byte)
 
-// decryptCFB32AVX512 is CFB's decryption of n blocks, at most 32: each
-// block's ciphertext XORed with the encryption of the ciphertext block
-// before it, *iv before the first; dst may be src. It leaves *iv as it was. Implemented in avx512_amd64.s.
+// decryptCFB32AVX512 is decryptCFB16AVX512 for at most 32 blocks. Implemented in avx512_amd64.s.
 //
 //go:noescape
-func decryptCFB32AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+func decryptCFB32AVX512(ks *Schedule, dst, src *byte, n int, iv, rest *[BlockSize]byte)
 
 // encryptXTS16AVX512 is XTS's encryption of n blocks, at most 16,
 // block i whitened with the tweak T·x^i as encryptXTS64AVX512's. It leaves
@@ -389,10 +388,10 @@ func encryptBlocks32AVX512GFNI(ks *Schedule, dst, src *byte, n int)
 func decryptBlocks32AVX512GFNI(ks *Schedule, dst, src *byte, n int)
 
 //go:noescape
-func encryptCTR16AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+func encryptCTR16AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, rest *[BlockSize]byte)
 
 //go:noescape
-func encryptCTR32AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
+func encryptCTR32AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, rest *[BlockSize]byte)
 
 //go:noescape
 func decryptCBC16AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
@@ -401,10 +400,10 @@ func decryptCBC16AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]
 func decryptCBC32AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
 
 //go:noescape
-func decryptCFB16AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+func decryptCFB16AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv, rest *[BlockSize]byte)
 
 //go:noescape
-func decryptCFB32AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+func decryptCFB32AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv, rest *[BlockSize]byte)
 
 //go:noescape
 func encryptXTS16AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
