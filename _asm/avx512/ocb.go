@@ -124,14 +124,18 @@ func (o *ocbKernel) next(n int) {
 func (o *ocbKernel) end() {
 	s := c.ZMM()
 	c.VMOVDQA64(o.slot, s)
-	// AVX-512 forms throughout: the kernels need no AVX2.
+	addLanes(s, c.Load(c.Param("sum"), c.GP64()))
+}
+
+// addLanes XORs the four 128-bit lanes of s into the block at p, with
+// AVX-512 forms throughout: the kernels need no AVX2.
+func addLanes(s zmm, p reg.Register) {
 	y := c.YMM()
 	c.VEXTRACTI64X4(operand.U8(1), s, y)
 	c.VPXORD(s.AsY(), y, y)
 	x := c.XMM()
 	c.VEXTRACTI32X4(operand.U8(1), y, x)
 	c.VPXORD(y.AsX(), x, x)
-	p := c.Load(c.Param("sum"), c.GP64())
 	c.VPXORD(operand.Mem{Base: p}, x, x)
 	c.VMOVDQU64(x, operand.Mem{Base: p})
 }

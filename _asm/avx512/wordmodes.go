@@ -334,13 +334,5 @@ func (o *wordOCB) store(src, dst reg.Register, out []zmm, masks wordMasks) {
 		}
 		c.VMOVDQU32(x, k, at(dst, r, 0))
 	}
-	// The checksum's four lanes folded into *sum.
-	y := c.YMM()
-	c.VEXTRACTI64X4(operand.U8(1), acc, y)
-	c.VPXORD(acc.AsY(), y, y)
-	s := c.XMM()
-	c.VEXTRACTI32X4(operand.U8(1), y, s)
-	c.VPXORD(y.AsX(), s, s)
-	c.VPXORD(operand.Mem{Base: o.sum}, s, s)
-	c.VMOVDQU64(s, operand.Mem{Base: o.sum})
+	addLanes(acc, o.sum)
 }

@@ -5843,11 +5843,11 @@ rounds_single:
 
 done:
 	VMOVDQA64     2816(SI), Z0
+	MOVQ          sum+48(FP), AX
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPXORD        Y0, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X0
 	VPXORD        X1, X0, X0
-	MOVQ          sum+48(FP), AX
 	VPXORD        (AX), X0, X0
 	VMOVDQU64     X0, (AX)
 	VZEROUPPER
@@ -7694,11 +7694,11 @@ rounds_single:
 
 done:
 	VMOVDQA64     2816(SI), Z0
+	MOVQ          sum+48(FP), AX
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPXORD        Y0, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X0
 	VPXORD        X1, X0, X0
-	MOVQ          sum+48(FP), AX
 	VPXORD        (AX), X0, X0
 	VMOVDQU64     X0, (AX)
 	VZEROUPPER
@@ -27598,11 +27598,11 @@ rounds_single:
 
 done:
 	VMOVDQA64     2560(SI), Z0
+	MOVQ          sum+48(FP), AX
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPXORD        Y0, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X0
 	VPXORD        X1, X0, X0
-	MOVQ          sum+48(FP), AX
 	VPXORD        (AX), X0, X0
 	VMOVDQU64     X0, (AX)
 	VZEROUPPER
@@ -29251,11 +29251,11 @@ rounds_single:
 
 done:
 	VMOVDQA64     2560(SI), Z0
+	MOVQ          sum+48(FP), AX
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPXORD        Y0, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X0
 	VPXORD        X1, X0, X0
-	MOVQ          sum+48(FP), AX
 	VPXORD        (AX), X0, X0
 	VMOVDQU64     X0, (AX)
 	VZEROUPPER
