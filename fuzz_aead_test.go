@@ -16,6 +16,7 @@ func FuzzAEAD(f *testing.F) {
 	for i := range aeadModes {
 		f.Add(byte(i), byte(i), byte(0), byte(0), []byte("key"), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint16(3))
 		f.Add(byte(i), byte(2), byte(1), byte(1), []byte("another key"), []byte{}, bytes.Repeat([]byte{0xA5}, 16*70+5), []byte{}, uint16(999))
+		f.Add(byte(i), byte(1), byte(0), byte(1), []byte("a third key"), []byte("n"), []byte("p"), bytes.Repeat([]byte{0x5A}, 16*(128+20)+5), uint16(77))
 	}
 	f.Fuzz(func(t *testing.T, modeSel, keySel, nonceSel, tagSel byte, keyBytes, nonceBytes, pt, ad []byte, where uint16) {
 		m := aeadModes[int(modeSel)%len(aeadModes)]

@@ -47,7 +47,8 @@ func TestGuardPagesAEADDefault(t *testing.T) {
 // cipher that newBlock makes of a key for each length, over buffers flush
 // against inaccessible pages: the plaintext, the ciphertext, the output
 // (with exactly the capacity it needs), the associated data and the nonce
-// each end at a guard page or start right after one. The lengths around every fourth whole block and whole groups
+// each end at a guard page or start right after one; then associated data
+// of that length alone. The lengths around every fourth whole block and whole groups
 // of 64 up to twice the widest kernel plus four blocks are tried (every
 // length in exhaustive runs), so every tail path of the kernels, GHASH and
 // the offset batches runs at a page edge. A read or write one byte outside
@@ -59,7 +60,7 @@ func checkGuardPagesAEAD(t *testing.T, m aeadMode, newBlock func(key []byte) cip
 	ns, ts := m.nonces[0], m.tags[0]
 	pa := guardpage.New(t, maxLen+ts)
 	pb := guardpage.New(t, maxLen+ts)
-	adr := guardpage.New(t, 3*BlockSize)
+	adr := guardpage.New(t, maxLen)
 	nr := guardpage.New(t, ns)
 	nonce := nr.AtEnd(ns)
 	copy(nonce, randBytes(r, ns))
@@ -103,6 +104,16 @@ func checkGuardPagesAEAD(t *testing.T, m aeadMode, newBlock func(key []byte) cip
 		ct[len(ct)-1] ^= 1
 		if _, err := a.Open(ct[:0], nonce, ct, ad); err == nil {
 			t.Fatalf("%s: Open accepted a bad tag", what)
+		}
+
+		ad = adr.AtEnd(n)
+		if n%2 == 1 {
+			ad = adr.AtStart(n)
+		}
+		copy(ad, randBytes(r, n))
+		want = a.Seal(nil, bytes.Clone(nonce), nil, bytes.Clone(ad))
+		if got := a.Seal(pb.AtEnd(ts)[:0], nonce, nil, ad); !bytes.Equal(got, want) {
+			t.Fatalf("%d bytes of associated data alone: Seal differs", n)
 		}
 	}
 }

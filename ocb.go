@@ -206,21 +206,15 @@ func (o *ocb) initialOffset(nonce []byte) ocbBlock {
 // multiple of every kernel's width, and of the offset groups. The message
 // is whitened in place in dst, so a batch costs no stack, and a large one
 // saves kernel calls, which cost the wide constant-time kernels dearly.
-// The associated data goes through a buffer of ocbHashBatch bytes, with
-// room for a block that rides along (the padding of a partial last block
-// of a ciphertext).
+// The associated data goes through a buffer of ocbHashBatch bytes (where
+// kernels apply the offsets, only what they leave of a batch of ocbBatch
+// bytes, less than two groups), with room for two blocks that ride along:
+// a partial last block of it, and the pad of a partial last block of a
+// ciphertext.
 const (
 	ocbBatch     = kernel.OCBBatch
 	ocbHashBatch = 2 * ocbGroup * BlockSize
 )
-
-// whiten applies the offsets of the blocks of src (at most ocbBatch bytes,
-// starting with a group) and writes them to dst, per op, as offsets
-// computes them.
-func (o *ocb) whiten(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]byte, op int, offs *kernel.OCBOffsets) {
-	o.offsets(len(src), off, g, offs)
-	kernel.OCBMask(dst, src, &o.t, offs, sum, op)
-}
 
 // crypt encrypts or decrypts a batch of blocks (at most ocbBatch bytes,
 // starting with a group) from src into dst, which may be src, with the
@@ -235,14 +229,8 @@ func (o *ocb) crypt(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]b
 		if n == len(src) {
 			return
 		}
-		if n > 0 {
-			// The rest starts at a group: its offsets are those of the
-			// groups after the ones done.
-			k := n / (ocbGroup * BlockSize)
-			copy(offs.Base[:], offs.Base[k:])
-			copy(offs.Fix[:], offs.Fix[k:])
-			dst, src = dst[n:], src[n:]
-		}
+		skipGroups(offs, n)
+		dst, src = dst[n:], src[n:]
 	}
 	if dec {
 		kernel.OCBMask(dst, src, &o.t, offs, sum, kernel.OCBWhiten)
@@ -254,6 +242,15 @@ func (o *ocb) crypt(dst, src []byte, off *ocbBlock, g *uint64, sum *[BlockSize]b
 	kernel.OCBMask(dst, src, &o.t, offs, sum, kernel.OCBSumSrc)
 	o.b.encryptBlocks(dst, dst)
 	kernel.OCBMask(dst, dst, &o.t, offs, sum, kernel.OCBWhiten)
+}
+
+// skipGroups drops from offs the groups of the first n bytes of a batch,
+// which the kernels did: what they leave starts at a group, and its offsets
+// are those of the groups after theirs.
+func skipGroups(offs *kernel.OCBOffsets, n int) {
+	k := n / (ocbGroup * BlockSize)
+	copy(offs.Base[:], offs.Base[k:])
+	copy(offs.Fix[:], offs.Fix[k:])
 }
 
 // offsets computes the offsets of a batch of size bytes of blocks into
@@ -406,7 +403,10 @@ func (o *ocb) offsetAfter(off ocbBlock, m uint64) ocbBlock {
 
 // hash is HASH(K, A) of RFC 7253, section 4.1. If extra is not nil, it
 // encrypts that block in place too, in the same kernel call as the last
-// blocks of A.
+// blocks of A. Where kernels apply the offsets themselves
+// (kernel.Cipher.OCBHash), they take batches of ocbBatch bytes in place,
+// and less than two groups of a batch are left for buf: the blocks
+// whitened there in a pass, then encrypted and added up.
 func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	if len(ad) == 0 && extra == nil {
 		return sum
@@ -415,17 +415,30 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	var s, off ocbBlock
 	var offs kernel.OCBOffsets
 	var g uint64
-	var unused [BlockSize]byte
+	var unused, ks [BlockSize]byte
+	batch := ocbHashBatch
+	if o.b.c != nil && o.b.c.k.Fused() {
+		batch = ocbBatch
+	}
 	whole := len(ad) &^ (BlockSize - 1)
-	for k := 0; ; k += ocbHashBatch {
-		n := min(whole-k, ocbHashBatch)
-		o.whiten(buf[:n], ad[k:k+n], &off, &g, &unused, kernel.OCBWhiten, &offs)
-		if k+n < whole {
-			o.b.encryptBlocks(buf[:n], buf[:n])
-			checksum(&s, buf[:n])
+	for k := 0; ; {
+		n := min(whole-k, batch)
+		a := ad[k : k+n]
+		k += n
+		o.offsets(n, &off, &g, &offs)
+		if o.b.c != nil {
+			if d := o.b.c.k.OCBHash(a, &o.t, &offs, &ks); d > 0 {
+				skipGroups(&offs, d)
+				a = a[d:]
+			}
+		}
+		m := len(a)
+		kernel.OCBMask(buf[:m], a, &o.t, &offs, &unused, kernel.OCBWhiten)
+		if k < whole {
+			o.b.encryptBlocks(buf[:m], buf[:m])
+			checksum(&s, buf[:m])
 			continue
 		}
-		m := n
 		r := len(ad) - whole
 		if r > 0 {
 			var last [BlockSize]byte
@@ -447,6 +460,7 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 		if extra != nil {
 			copy(extra[:], buf[m:])
 		}
+		s.xor(loadOCB(ks[:]))
 		s.put(sum[:])
 		return sum
 	}

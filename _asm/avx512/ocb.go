@@ -17,9 +17,15 @@ import (
 // checksum, of the plaintext (src in encryption, dst in decryption), adds
 // up per group in a register and then in a 64-byte stack slot, and folds
 // to a block at the end.
+//
+// The hash kernel (hash) is the encryption's, for HASH(K, A): it adds up
+// the block cipher's outputs instead, and stores nothing. Of a whole
+// group's 64 outputs it adds up the state before the output whitening,
+// which each lane of the sum takes an even number of times (16), so that it
+// cancels, as do the offsets, which HASH does not apply after the cipher.
 type ocbKernel struct {
-	dec     bool
-	t, offs reg.GPVirtual
+	dec, hash bool
+	t, offs   reg.GPVirtual
 	// lane3 selects the 32-bit words of lane 3, where register 15 of a
 	// group holds block 63.
 	lane3 reg.OpmaskVirtual
@@ -30,7 +36,12 @@ type ocbKernel struct {
 	acc zmm
 }
 
-func (o *ocbKernel) name(dec bool) string { return direction(dec) + "OCB64AVX512" }
+func (o *ocbKernel) name(dec bool) string {
+	if o.hash {
+		return "hashOCB64AVX512"
+	}
+	return direction(dec) + "OCB64AVX512"
+}
 
 // frame is the checksum's slot.
 func (o *ocbKernel) frame() int { return 64 }
@@ -68,7 +79,7 @@ const fixOffset = 8 * 16
 func (o *ocbKernel) load(src reg.Register, g, r int, white zmm) zmm {
 	x := c.ZMM()
 	c.VMOVDQU64(operand.Mem{Base: src, Disp: groupState*g + 64*r}, x)
-	if !o.dec {
+	if !o.dec && !o.hash {
 		o.add(x)
 	}
 	o.whiten(x, white, r)
@@ -78,8 +89,13 @@ func (o *ocbKernel) load(src reg.Register, g, r int, white zmm) zmm {
 func (o *ocbKernel) stores(reg.Register, int) {}
 
 // store whitens register r of group g's output with white and the offsets
-// and stores it; in decryption it adds the plaintext to the checksum.
+// and stores it; in decryption it adds the plaintext to the checksum. The
+// hash kernel adds x, unwhitened, and stores nothing.
 func (o *ocbKernel) store(_, dst reg.Register, g, r int, x, white zmm) {
+	if o.hash {
+		o.add(x)
+		return
+	}
 	o.whiten(x, white, r)
 	if o.dec {
 		o.add(x)

@@ -277,15 +277,21 @@ func (o *wordXTS) store(_, dst reg.Register, out []zmm, masks wordMasks) {
 // the rounds. The checksum of the plaintext adds up in a register and is
 // added to *sum at the end: in encryption from the source, loaded again
 // before the first store overwrites it in place, in decryption from the
-// output of the present blocks.
+// output of the present blocks. The hash kernel (hash) adds up the block
+// cipher's outputs of the present blocks instead, and stores nothing.
 type wordOCB struct {
-	dec          bool
+	dec, hash    bool
 	t, base, sum reg.Register
 	// b is the broadcast base while the loads run.
 	b zmm
 }
 
-func (o *wordOCB) name(dec bool) string { return direction(dec) + "OCB" }
+func (o *wordOCB) name(dec bool) string {
+	if o.hash {
+		return "hashOCB"
+	}
+	return direction(dec) + "OCB"
+}
 
 func (o *wordOCB) partial() bool { return false }
 
@@ -320,6 +326,13 @@ func (o *wordOCB) store(src, dst reg.Register, out []zmm, masks wordMasks) {
 	present := masks.blocks
 	acc := c.ZMM()
 	c.VPXORD(acc, acc, acc)
+	if o.hash {
+		for r, x := range out {
+			c.VPXORD(x, acc, present(r), acc)
+		}
+		addLanes(acc, o.sum)
+		return
+	}
 	if !o.dec {
 		for r := range out {
 			c.VPXORD(maskedLoad(at(src, r, 0), present(r)), acc, acc)

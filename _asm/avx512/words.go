@@ -81,7 +81,9 @@ func kernelWords(dec bool, sets int, m wordMode) {
 	k := &kernWords{}
 	k.ks = c.GP64()
 	c.Load(c.Param("ks"), k.ks)
-	src, dst, n := c.Load(c.Param("src"), c.GP64()), c.Load(c.Param("dst"), c.GP64()), c.Load(c.Param("n"), c.GP64())
+	src := c.Load(c.Param("src"), c.GP64())
+	dst := loadDst(m)
+	n := c.Load(c.Param("n"), c.GP64())
 	c.TESTQ(n, n)
 	c.JZ(operand.LabelRef("done"))
 	var nbytes reg.Register

@@ -41,8 +41,8 @@ func TestAVX512AssemblyIsConstantTime(t *testing.T) {
 	kernels := []string{"encryptBlocks64AVX512", "decryptBlocks64AVX512", "encryptOCB64AVX512", "decryptOCB64AVX512",
 		"encryptCTR64AVX512", "decryptCBC64AVX512", "decryptCFB64AVX512", "encryptXTS64AVX512", "decryptXTS64AVX512",
 		"encryptXTSHalves64AVX512", "decryptXTSHalves64AVX512", "encryptBlocks4AVX512", "decryptBlocks4AVX512",
-		"encryptBlocks16AVX512", "decryptBlocks16AVX512", "encryptBlocks32AVX512", "decryptBlocks32AVX512"}
-	for _, m := range []string{"encryptCTR", "decryptCBC", "decryptCFB", "encryptXTS", "decryptXTS", "encryptOCB", "decryptOCB"} {
+		"encryptBlocks16AVX512", "decryptBlocks16AVX512", "encryptBlocks32AVX512", "decryptBlocks32AVX512", "hashOCB64AVX512"}
+	for _, m := range []string{"encryptCTR", "decryptCBC", "decryptCFB", "encryptXTS", "decryptXTS", "encryptOCB", "decryptOCB", "hashOCB"} {
 		kernels = append(kernels, m+"16AVX512", m+"32AVX512")
 	}
 	for _, k := range slices.Clone(kernels) {

@@ -39,6 +39,15 @@ func encryptOCB64AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *
 //go:noescape
 func decryptOCB64AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
 
+// hashOCB64AVX512 is OCB's HASH(K, A) (RFC 7253, section 4.1) of n (at
+// most 8) whole groups of 64 blocks, a batch that starts with a group: it
+// adds to *sum the encryption of each block whitened with its offset, as
+// encryptOCB64AVX512 whitens it, and writes nothing else. Implemented in
+// avx512_amd64.s.
+//
+//go:noescape
+func hashOCB64AVX512(ks *Schedule, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
+
 // encryptCTR64AVX512 is CTR's encryption of n groups of 64 blocks: it
 // XORs into src the encryption of the counter blocks ctr, ctr+1, ... (the
 // 128-bit counter ctr[1]<<64 | ctr[0], wrapping modulo 2^128, as a
@@ -238,6 +247,19 @@ func decryptOCB16AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, 
 //go:noescape
 func decryptOCB32AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
 
+// hashOCB16AVX512 is OCB's HASH(K, A) of n blocks, at most 16, that start a
+// group, as hashOCB64AVX512 with the base offset *base, as
+// encryptOCB16AVX512 whitens them. Implemented in avx512_amd64.s.
+//
+//go:noescape
+func hashOCB16AVX512(ks *Schedule, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
+// hashOCB32AVX512 is hashOCB16AVX512 for at most 32 blocks. Implemented in
+// avx512_amd64.s.
+//
+//go:noescape
+func hashOCB32AVX512(ks *Schedule, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
 // crypt64AVX512 encrypts (or, if dec, decrypts) the whole blocks of src
 // into dst with the kernels of avx512-vbmi, or of avx512-gfni if gfni. Any
 // count is allowed: the blocks after the last full group of 64 go through
@@ -349,6 +371,9 @@ func encryptOCB64AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, of
 func decryptOCB64AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
 
 //go:noescape
+func hashOCB64AVX512GFNI(ks *Schedule, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
+
+//go:noescape
 func encryptCTR64AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64)
 
 //go:noescape
@@ -428,3 +453,9 @@ func decryptOCB16AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, ba
 
 //go:noescape
 func decryptOCB32AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
+//go:noescape
+func hashOCB16AVX512GFNI(ks *Schedule, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)
+
+//go:noescape
+func hashOCB32AVX512GFNI(ks *Schedule, src *byte, n int, t *OCBTable, base, sum *[BlockSize]byte)

@@ -84,18 +84,7 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 // OCBBatch bytes: the kernels read a base offset and a fix from offs for
 // each group, and offs has room for no more.
 func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, dec bool) int {
-	n := len(src) / BlockSize
-	if !c.Fused() || (n+OCBGroup-1)/OCBGroup > len(offs.Base) {
-		return 0
-	}
-	g, r := n/OCBGroup, n%OCBGroup
-	switch {
-	case r == 0 || narrowTail(n):
-	case c.plan.padsTail(n):
-		g, r = pairedTail(n)/OCBGroup, 0
-	default:
-		r = 0
-	}
+	g, r := c.ocbRuns(len(src) / BlockSize)
 	if g+r == 0 {
 		return 0
 	}
@@ -136,4 +125,58 @@ func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 		encryptOCB32AVX512(c.ks, d, s, r, t, base, sum)
 	}
 	return (g*OCBGroup + r) * BlockSize
+}
+
+// OCBHash is OCBGroups for OCB's HASH(K, A) (RFC 7253, section 4.1): it
+// adds to *sum the encryptions of the blocks at the start of src whitened
+// with their offsets, the same blocks that OCBGroups would take, and
+// returns how many bytes it did.
+func (c *Cipher) OCBHash(src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte) int {
+	g, r := c.ocbRuns(len(src) / BlockSize)
+	if g+r == 0 {
+		return 0
+	}
+	_ = src[(g*OCBGroup+r)*BlockSize-1]
+	gfni := c.Head() == AVX512GFNI
+	if g > 0 {
+		if gfni {
+			hashOCB64AVX512GFNI(c.ks, &src[0], g, t, offs, sum)
+		} else {
+			hashOCB64AVX512(c.ks, &src[0], g, t, offs, sum)
+		}
+	}
+	if r == 0 {
+		return g * OCBGroup * BlockSize
+	}
+	s, base := &src[g*OCBGroup*BlockSize], &offs.Base[g]
+	switch w16 := r <= 16; {
+	case gfni && w16:
+		hashOCB16AVX512GFNI(c.ks, s, r, t, base, sum)
+	case gfni:
+		hashOCB32AVX512GFNI(c.ks, s, r, t, base, sum)
+	case w16:
+		hashOCB16AVX512(c.ks, s, r, t, base, sum)
+	default:
+		hashOCB32AVX512(c.ks, s, r, t, base, sum)
+	}
+	return (g*OCBGroup + r) * BlockSize
+}
+
+// ocbRuns returns what the kernels that apply OCB's offsets take of a batch
+// of n blocks (see OCBGroups): g whole groups, then r blocks in the word
+// layout; none where c's bulk kernel has no such kernels or the batch is
+// longer than OCBBatch.
+func (c *Cipher) ocbRuns(n int) (g, r int) {
+	if !c.Fused() || n > OCBBatch/BlockSize {
+		return 0, 0
+	}
+	g, r = n/OCBGroup, n%OCBGroup
+	switch {
+	case r == 0 || narrowTail(n):
+	case c.plan.padsTail(n):
+		g, r = pairedTail(n)/OCBGroup, 0
+	default:
+		r = 0
+	}
+	return g, r
 }

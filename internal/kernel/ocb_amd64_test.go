@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"bytes"
+	"crypto/subtle"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -70,13 +71,15 @@ func TestOCBMaskAssembly(t *testing.T) {
 // TestOCBGroupsAssembly compares the OCB kernels of avx512-vbmi and
 // avx512-gfni, which apply the offsets themselves, with passes of
 // ocbMaskGeneric around the block cipher: every number of whole groups in
-// a batch, alone and with blocks after them, both directions, in place and
-// not, unaligned. OCBGroups takes the whole groups, and the blocks after
-// them that a pinned plan gives the 16- and 32-block kernels (through the
-// word layout's OCB kernels); of a rest that the plan pads into a group it
-// leaves that group to the caller, with the last whole group where
-// pairedTail says; it declines a batch longer than OCBBatch; and it leaves
-// the rest of dst alone.
+// a batch, alone and with blocks after them, both directions and the hash,
+// in place and not, unaligned. OCBGroups takes the whole groups, and the
+// blocks after them that a pinned plan gives the 16- and 32-block kernels
+// (through the word layout's OCB kernels); of a rest that the plan pads
+// into a group it leaves that group to the caller, with the last whole
+// group where pairedTail says; it declines a batch longer than OCBBatch;
+// and it leaves the rest of dst alone. OCBHash takes the same blocks, adds
+// up their encryptions, whitened as OCBGroups whitens them, and writes
+// nothing but the sum.
 func TestOCBGroupsAssembly(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)
@@ -130,6 +133,26 @@ func TestOCBGroupsAssembly(t *testing.T) {
 							}
 						}
 					}
+					offs, sum0 := randomOCBOffsets(r)
+					src := randBytes(r, n*BlockSize+1)[1:]
+					orig := bytes.Clone(src)
+					w, wantSum, unused := make([]byte, done*BlockSize), sum0, sum0
+					ocbMaskGeneric(w, src[:len(w)], table, &offs, &unused, OCBWhiten)
+					c.EncryptBlocks(w, w)
+					for b := 0; b < len(w); b += BlockSize {
+						subtle.XORBytes(wantSum[:], wantSum[:], w[b:b+BlockSize])
+					}
+					what := fmt.Sprintf("%d-bit key, %d groups and %d blocks, hash", bits, g, rest)
+					gotSum := sum0
+					if m := c.OCBHash(src, table, &offs, &gotSum); m != done*BlockSize {
+						t.Fatalf("%s: OCBHash did %d bytes, want %d", what, m, done*BlockSize)
+					}
+					if gotSum != wantSum {
+						t.Fatalf("%s: sum differs from ocbMaskGeneric and the block cipher", what)
+					}
+					if !bytes.Equal(src, orig) {
+						t.Fatalf("%s: OCBHash wrote to its source", what)
+					}
 				}
 			}
 		}
@@ -155,8 +178,8 @@ func randomOCBOffsets(r *rand.Rand) (offs OCBOffsets, sum [BlockSize]byte) {
 	return offs, sum
 }
 
-// TestOCBGroupsDecline checks that OCBGroups declines, leaving dst and the
-// checksum alone, what its kernels cannot take: any batch on a Cipher
+// TestOCBGroupsDecline checks that OCBGroups and OCBHash decline, leaving
+// dst and the checksum alone, what their kernels cannot take: any batch on a Cipher
 // without them, and on one with them a batch of less than a group that
 // the plan pads into one, or with more groups than OCBOffsets has offsets
 // for, whose offsets the kernels would read from past the end of offs.
@@ -186,6 +209,10 @@ func TestOCBGroupsDecline(t *testing.T) {
 				if !bytes.Equal(dst, make([]byte, size)) || sum != sum0 {
 					t.Errorf("%s: OCBGroups declined %d blocks (decrypt %v) but wrote", k.Name, size/BlockSize, dec)
 				}
+			}
+			sum := sum0
+			if c.OCBHash(src, table, &offs, &sum) != 0 || sum != sum0 {
+				t.Errorf("%s: OCBHash took or added up %d blocks", k.Name, size/BlockSize)
 			}
 		}
 	}
