@@ -23,10 +23,13 @@
 //     MDS shuffles read its bytes from there.
 //   - The four S-boxes stay in zmm registers for the whole call (half of
 //     them as memory operands), and each look-up is a VPERMI2B of all
-//     bytes on a copy of A (the copy is a renamed move); a VPMOVB2M of A
-//     beside them picks the upper 128 entries with a masked blend, and two
-//     levels of VPBLENDMB with constant masks keep S-box j's answer where
-//     S-box j was wanted.
+//     bytes on a copy of A (the copy is a renamed move), the lower halves
+//     of the four S-boxes first; two levels of VPBLENDMB with constant
+//     masks keep S-box j's answer where S-box j was wanted, of the lower
+//     halves and then of the upper; a VPMOVB2M of A picks between the two
+//     with a masked blend. It comes after the look-ups, whose pipes it
+//     shares: before them, as the first S-box's blend was, it delays them
+//     (162 ns a block against 160, BenchmarkSingleAVX512).
 //   - The MDS matrix: VPSHUFB puts the S-box output y[j] that each
 //     multiplier 01, 5B, EF takes at the output byte where it goes (5B and
 //     EF twice in some rows: two shuffles and an XOR), VGF2P8AFFINEQB
@@ -64,8 +67,8 @@
 // A round's critical path sums to about 29 cycles (VPERMI2B 5, three
 // blends 6, the MDS matrix 10, the PHT 4, the update 4), and alone, in a
 // loop of its own instructions, it runs at 28 to 29; the whole round runs
-// at 37 to 40. The rest is the bursts on the two shuffle pipes: the nine
-// look-ups and masks that wait for A take four cycles to issue, the
+// at 37 to 40. The rest is the bursts on the two shuffle pipes: the eight
+// look-ups that wait for A take four cycles to issue, the
 // five MDS shuffles two more. An earlier design, a round of the 4-block
 // kernels' shape in one register (the passive pair's words updated by
 // masked instructions, a VPSHUFD between the MDS matrix and the PHT, its
@@ -333,27 +336,28 @@ func (k *kern1) block(b vec) vec {
 func (k *kern1) round(a, p vec, kw int) vec {
 	// The look-ups: S-box j of every byte, its lower and upper half, and
 	// bit 7 of the byte picks.
+	var sel [2]vec
+	for h := range 2 {
+		var looked [4]vec
+		for j := range 4 {
+			z := c.ZMM()
+			c.VMOVDQA64(a.AsZ(), z)
+			c.VPERMI2B(k.tab[j][2*h+1], k.tab[j][2*h], z)
+			looked[j] = z.AsX().(vec)
+		}
+		// Each byte keeps the S-box it wants. The blends write over
+		// their first operand's copy: avo takes a masked instruction's
+		// destination for an input too.
+		lo, hi := looked[0], looked[2]
+		c.VPBLENDMB(looked[1], lo, k.odd, lo)
+		c.VPBLENDMB(looked[3], hi, k.odd, hi)
+		c.VPBLENDMB(hi, lo, k.bit1, lo)
+		sel[h] = lo
+	}
 	upper := c.K()
 	c.VPMOVB2M(a, upper)
-	var looked [4]vec
-	for j := range 4 {
-		var half [2]vec
-		for h := range 2 {
-			half[h] = c.ZMM()
-			c.VMOVDQA64(a.AsZ(), half[h])
-			c.VPERMI2B(k.tab[j][2*h+1], k.tab[j][2*h], half[h])
-		}
-		// The blends write over the lower half's copy: avo takes a
-		// masked instruction's destination for an input too.
-		c.VPBLENDMB(half[1].AsX(), half[0].AsX(), upper, half[0].AsX())
-		looked[j] = half[0].AsX().(vec)
-	}
-	// Each byte keeps the S-box it wants.
-	lo, hi := looked[0], looked[2]
-	c.VPBLENDMB(looked[1], lo, k.odd, lo)
-	c.VPBLENDMB(looked[3], hi, k.odd, hi)
-	c.VPBLENDMB(hi, lo, k.bit1, lo)
-	q := mds(lo)
+	c.VPBLENDMB(sel[1], sel[0], upper, sel[0])
+	q := mds(sel[0])
 
 	// The PHT with the subkeys: Q+K and Q<<(32, 33) side by side.
 	kv, sh := c.XMM(), c.XMM()

@@ -71,30 +71,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPXORD              (AX), X0, X0
 	VPSHUFD             $0x50, X0, X9
 	VPSHUFD             $0xfa, X0, X0
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -112,30 +112,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -153,30 +153,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -194,30 +194,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -235,30 +235,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -276,30 +276,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -317,30 +317,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -358,30 +358,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -399,30 +399,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -440,30 +440,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -481,30 +481,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -522,30 +522,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -563,30 +563,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -604,30 +604,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -645,30 +645,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -686,30 +686,30 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z1
-	VPERMI2B            352(AX), Z2, Z1
-	VPBLENDMB           X1, X10, K3, X10
-	VMOVDQA64           Z0, Z1
 	VPERMI2B            480(AX), Z3, Z1
+	VMOVDQA64           Z0, Z3
+	VPERMI2B            736(AX), Z5, Z3
+	VMOVDQA64           Z0, Z5
+	VPERMI2B            992(AX), Z7, Z5
+	VPBLENDMB           X1, X10, K1, X10
+	VPBLENDMB           X5, X3, K1, X3
+	VPBLENDMB           X3, X10, K2, X10
+	VMOVDQA64           Z0, Z1
+	VPERMI2B            352(AX), Z2, Z1
 	VMOVDQA64           Z0, Z2
 	VPERMI2B            608(AX), Z4, Z2
-	VPBLENDMB           X2, X1, K3, X1
-	VMOVDQA64           Z0, Z2
-	VPERMI2B            736(AX), Z5, Z2
 	VMOVDQA64           Z0, Z3
 	VPERMI2B            864(AX), Z6, Z3
-	VPBLENDMB           X3, X2, K3, X2
-	VMOVDQA64           Z0, Z3
-	VPERMI2B            992(AX), Z7, Z3
 	VMOVDQA64           Z0, Z4
 	VPERMI2B            1120(AX), Z8, Z4
-	VPBLENDMB           X4, X3, K3, X3
+	VPBLENDMB           X2, X1, K1, X1
+	VPBLENDMB           X4, X3, K1, X3
+	VPBLENDMB           X3, X1, K2, X1
+	VPMOVB2M            X0, K1
 	VPBLENDMB           X1, X10, K1, X10
-	VPBLENDMB           X3, X2, K1, X2
-	VPBLENDMB           X2, X10, K2, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X1
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X2
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X3
@@ -756,30 +756,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPXORD              16(AX), X0, X0
 	VPSHUFD             $0x50, X0, X9
 	VPSHUFD             $0xfa, X0, X0
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -797,30 +797,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -838,30 +838,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -879,30 +879,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -920,30 +920,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -961,30 +961,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1002,30 +1002,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1043,30 +1043,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1084,30 +1084,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1125,30 +1125,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1166,30 +1166,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1207,30 +1207,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1248,30 +1248,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1289,30 +1289,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z0, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z0, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z0, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z0, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z0, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z0, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z0, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z0, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z0, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z0, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X0, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1330,30 +1330,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z2, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z3, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z4, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z5, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z6, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z7, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z8, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z4, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z6, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z8, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1371,30 +1371,30 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
 	VPXORD              X11, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
-	VPMOVB2M            X0, K3
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
 	VMOVDQA64           Z0, Z1
-	VPERMI2B            352(AX), Z2, Z1
-	VPBLENDMB           X1, X10, K3, X10
-	VMOVDQA64           Z0, Z1
 	VPERMI2B            480(AX), Z3, Z1
+	VMOVDQA64           Z0, Z3
+	VPERMI2B            736(AX), Z5, Z3
+	VMOVDQA64           Z0, Z5
+	VPERMI2B            992(AX), Z7, Z5
+	VPBLENDMB           X1, X10, K1, X10
+	VPBLENDMB           X5, X3, K1, X3
+	VPBLENDMB           X3, X10, K2, X10
+	VMOVDQA64           Z0, Z1
+	VPERMI2B            352(AX), Z2, Z1
 	VMOVDQA64           Z0, Z2
 	VPERMI2B            608(AX), Z4, Z2
-	VPBLENDMB           X2, X1, K3, X1
-	VMOVDQA64           Z0, Z2
-	VPERMI2B            736(AX), Z5, Z2
 	VMOVDQA64           Z0, Z3
 	VPERMI2B            864(AX), Z6, Z3
-	VPBLENDMB           X3, X2, K3, X2
-	VMOVDQA64           Z0, Z3
-	VPERMI2B            992(AX), Z7, Z3
 	VMOVDQA64           Z0, Z4
 	VPERMI2B            1120(AX), Z8, Z4
-	VPBLENDMB           X4, X3, K3, X3
+	VPBLENDMB           X2, X1, K1, X1
+	VPBLENDMB           X4, X3, K1, X3
+	VPBLENDMB           X3, X1, K2, X1
+	VPMOVB2M            X0, K1
 	VPBLENDMB           X1, X10, K1, X10
-	VPBLENDMB           X3, X2, K1, X2
-	VPBLENDMB           X2, X10, K2, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X1
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X2
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X3
@@ -1446,30 +1446,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPXORD              (AX), X8, X8
 	VPSHUFD             $0x50, X8, X9
 	VPSHUFD             $0xfa, X8, X8
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1487,30 +1487,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1528,30 +1528,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1569,30 +1569,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1610,30 +1610,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1651,30 +1651,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1692,30 +1692,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1733,30 +1733,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1774,30 +1774,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1815,30 +1815,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1856,30 +1856,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1897,30 +1897,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1938,30 +1938,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -1979,30 +1979,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2020,30 +2020,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2061,30 +2061,30 @@ cbcEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2141,30 +2141,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPXORD              (AX), X8, X8
 	VPSHUFD             $0x50, X8, X9
 	VPSHUFD             $0xfa, X8, X8
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2182,30 +2182,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2223,30 +2223,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2264,30 +2264,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2305,30 +2305,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2346,30 +2346,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2387,30 +2387,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2428,30 +2428,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2469,30 +2469,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2510,30 +2510,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2551,30 +2551,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2592,30 +2592,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2633,30 +2633,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2674,30 +2674,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2715,30 +2715,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2756,30 +2756,30 @@ cfbEncryptAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2837,30 +2837,30 @@ ofbStreamAVX512GFNI_loop:
 	VPXORD              (AX), X8, X8
 	VPSHUFD             $0x50, X8, X9
 	VPSHUFD             $0xfa, X8, X8
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2878,30 +2878,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2919,30 +2919,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -2960,30 +2960,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3001,30 +3001,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3042,30 +3042,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3083,30 +3083,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3124,30 +3124,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3165,30 +3165,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3206,30 +3206,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3247,30 +3247,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3288,30 +3288,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3329,30 +3329,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3370,30 +3370,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3411,30 +3411,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3452,30 +3452,30 @@ ofbStreamAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3532,30 +3532,30 @@ cbcMACAVX512GFNI_loop:
 	VPXORD              (AX), X8, X8
 	VPSHUFD             $0x50, X8, X9
 	VPSHUFD             $0xfa, X8, X8
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3573,30 +3573,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3614,30 +3614,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3655,30 +3655,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3696,30 +3696,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3737,30 +3737,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3778,30 +3778,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3819,30 +3819,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3860,30 +3860,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3901,30 +3901,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3942,30 +3942,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -3983,30 +3983,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -4024,30 +4024,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -4065,30 +4065,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -4106,30 +4106,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
 	VPXORD              X11, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
-	VPMOVB2M            X9, K3
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z9, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z9, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z9, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z9, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z9, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z9, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z9, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X9, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
@@ -4147,30 +4147,30 @@ cbcMACAVX512GFNI_loop:
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
 	VPXORD              X11, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
-	VPMOVB2M            X8, K3
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
 	VMOVDQA64           Z8, Z11
-	VPERMI2B            352(AX), Z1, Z11
-	VPBLENDMB           X11, X10, K3, X10
-	VMOVDQA64           Z8, Z11
 	VPERMI2B            480(AX), Z2, Z11
-	VMOVDQA64           Z8, Z12
-	VPERMI2B            608(AX), Z3, Z12
-	VPBLENDMB           X12, X11, K3, X11
 	VMOVDQA64           Z8, Z12
 	VPERMI2B            736(AX), Z4, Z12
 	VMOVDQA64           Z8, Z13
-	VPERMI2B            864(AX), Z5, Z13
-	VPBLENDMB           X13, X12, K3, X12
-	VMOVDQA64           Z8, Z13
 	VPERMI2B            992(AX), Z6, Z13
-	VMOVDQA64           Z8, Z14
-	VPERMI2B            1120(AX), Z7, Z14
-	VPBLENDMB           X14, X13, K3, X13
 	VPBLENDMB           X11, X10, K1, X10
 	VPBLENDMB           X13, X12, K1, X12
 	VPBLENDMB           X12, X10, K2, X10
+	VMOVDQA64           Z8, Z11
+	VPERMI2B            352(AX), Z1, Z11
+	VMOVDQA64           Z8, Z12
+	VPERMI2B            608(AX), Z3, Z12
+	VMOVDQA64           Z8, Z13
+	VPERMI2B            864(AX), Z5, Z13
+	VMOVDQA64           Z8, Z14
+	VPERMI2B            1120(AX), Z7, Z14
+	VPBLENDMB           X12, X11, K1, X11
+	VPBLENDMB           X14, X13, K1, X13
+	VPBLENDMB           X13, X11, K2, X11
+	VPMOVB2M            X8, K3
+	VPBLENDMB           X11, X10, K3, X10
 	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
 	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
 	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
