@@ -415,7 +415,7 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	var s, off ocbBlock
 	var offs kernel.OCBOffsets
 	var g uint64
-	var unused, ks [BlockSize]byte
+	var unused, kernelSum [BlockSize]byte
 	batch := ocbHashBatch
 	if o.b.c != nil && o.b.c.k.Fused() {
 		batch = ocbBatch
@@ -427,7 +427,7 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 		k += n
 		o.offsets(n, &off, &g, &offs)
 		if o.b.c != nil {
-			if d := o.b.c.k.OCBHash(a, &o.t, &offs, &ks); d > 0 {
+			if d := o.b.c.k.OCBHash(a, &o.t, &offs, &kernelSum); d > 0 {
 				skipGroups(&offs, d)
 				a = a[d:]
 			}
@@ -460,7 +460,7 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 		if extra != nil {
 			copy(extra[:], buf[m:])
 		}
-		s.xor(loadOCB(ks[:]))
+		s.xor(loadOCB(kernelSum[:]))
 		s.put(sum[:])
 		return sum
 	}
