@@ -225,7 +225,7 @@ func BenchmarkAVX512Tail(b *testing.B) {
 				}
 			})
 		}
-		run("kernel=64", 1, 64)
+		run("kernel=64", 64, 64)
 		for _, groups := range []int{1, 2, 3, 4} {
 			run(fmt.Sprintf("kernel=4/blocks=%d", 4*groups), 4*groups, 4)
 		}
