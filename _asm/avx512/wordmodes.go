@@ -54,11 +54,31 @@ type wordMasks struct {
 
 // partialMasks returns wordMasks' bytes and last for a pass of nbytes
 // bytes in n blocks: the first min(max(nbytes - 64r, 0), 64) bytes of
-// register r, and, with L = n - 1 the last block, 3 << 2(L mod 4) in
-// register L/4 and none in the others. Like setMask, they branch on the
-// count alone, and shift through CL.
+// register r (byteMasks), and, with L = n - 1 the last block, 3 << 2(L mod
+// 4) in register L/4 and none in the others (lastBlock). Like setMask, they
+// branch on the count alone, and shift through CL.
 func partialMasks(n, nbytes reg.Register) (bytes, last func(int) reg.OpmaskVirtual) {
-	lastReg, lastWords := c.GP64(), c.GP64()
+	lastReg, lastWords := lastBlock(n)
+	bytes = byteMasks(nbytes)
+	last = func(r int) reg.OpmaskVirtual {
+		done := fmt.Sprintf("last%d", r)
+		u := c.GP64()
+		c.XORQ(u, u)
+		c.CMPQ(lastReg, operand.U8(r))
+		c.JNE(operand.LabelRef(done))
+		c.MOVQ(lastWords, u)
+		c.Label(done)
+		k := c.K()
+		c.KMOVW(u.As32(), k)
+		return k
+	}
+	return bytes, last
+}
+
+// lastBlock returns, with L = n - 1 the last of n blocks, the register
+// that holds it, L/4, and its 64-bit words there, 3 << 2(L mod 4).
+func lastBlock(n reg.Register) (lastReg, lastWords reg.GPVirtual) {
+	lastReg, lastWords = c.GP64(), c.GP64()
 	c.LEAQ(operand.Mem{Base: n, Disp: -1}, lastReg)
 	c.MOVQ(lastReg, reg.RCX)
 	c.ANDQ(operand.U8(3), reg.RCX)
@@ -66,7 +86,13 @@ func partialMasks(n, nbytes reg.Register) (bytes, last func(int) reg.OpmaskVirtu
 	c.MOVQ(operand.U32(3), lastWords)
 	c.SHLQ(reg.CL, lastWords)
 	c.SHRQ(operand.U8(2), lastReg)
-	bytes = func(r int) reg.OpmaskVirtual {
+	return lastReg, lastWords
+}
+
+// byteMasks returns the function that makes register r's mask of the
+// first min(max(nbytes - 64r, 0), 64) bytes.
+func byteMasks(nbytes reg.Register) func(r int) reg.OpmaskVirtual {
+	return func(r int) reg.OpmaskVirtual {
 		done := fmt.Sprintf("bytes%d", r)
 		u, v := c.GP64(), c.GP64()
 		c.MOVQ(operand.I32(-1), v)
@@ -88,19 +114,6 @@ func partialMasks(n, nbytes reg.Register) (bytes, last func(int) reg.OpmaskVirtu
 		c.KMOVQ(v, k)
 		return k
 	}
-	last = func(r int) reg.OpmaskVirtual {
-		done := fmt.Sprintf("last%d", r)
-		u := c.GP64()
-		c.XORQ(u, u)
-		c.CMPQ(lastReg, operand.U8(r))
-		c.JNE(operand.LabelRef(done))
-		c.MOVQ(lastWords, u)
-		c.Label(done)
-		k := c.K()
-		c.KMOVW(u.As32(), k)
-		return k
-	}
-	return bytes, last
 }
 
 // at is where register r of a pass starts in the source or destination,
