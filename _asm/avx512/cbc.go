@@ -34,6 +34,7 @@ type cbcKernel struct {
 // in the frame that holds the ciphertext block before the next body, the
 // IV before the first, and after the last the next IV.
 type chain struct {
+	k    *kern
 	iv   reg.GPVirtual
 	slot operand.Mem
 }
@@ -42,7 +43,8 @@ type chain struct {
 func (o *chain) frame() int { return 64 }
 
 // begin copies the IV into the slot.
-func (o *chain) begin(_ *kern, slot operand.Mem) {
+func (o *chain) begin(k *kern, slot operand.Mem) {
+	o.k = k
 	o.slot = slot
 	o.iv = c.GP64()
 	c.Load(c.Param("iv"), o.iv)
@@ -69,7 +71,12 @@ func (o *cbcKernel) name(bool) string { return "decryptCBC64AVX512" }
 // load reads register r of group g from src and whitens it.
 func (o *cbcKernel) load(src reg.Register, g, r int, white zmm) zmm {
 	x := c.ZMM()
-	c.VPXORD(operand.Mem{Base: src, Disp: blocks*16*g + 64*r}, white, x)
+	at := operand.Mem{Base: src, Disp: blocks*16*g + 64*r}
+	if o.k.masked == g+1 {
+		c.VPXORD_Z(at, white, o.k.mask(r), x)
+		return x
+	}
+	c.VPXORD(at, white, x)
 	return x
 }
 
@@ -79,9 +86,12 @@ func (o *cbcKernel) stores(src reg.Register, ng int) {
 	o.ng = ng
 	iv, first := c.ZMM(), c.ZMM()
 	c.VBROADCASTI32X4(o.slot, iv)
-	c.VMOVDQU64(operand.Mem{Base: src}, first)
+	o.k.loadFirst(src, first)
 	o.prev = c.ZMM()
 	c.VALIGNQ(operand.U8(6), iv, first, o.prev) // lane 3 of iv, lanes 0 to 2 of first
+	if o.k.masked > 0 {
+		return // the last body: no next one takes its last block
+	}
 	x := c.XMM()
 	c.VMOVDQU64(operand.Mem{Base: src, Disp: blocks*16*ng - 16}, x)
 	c.VMOVDQA64(x, o.slot)
@@ -93,9 +103,18 @@ func (o *cbcKernel) store(src, dst reg.Register, g, r int, x, white zmm) {
 	at := blocks*16*g + 64*r
 	p := o.prev
 	if g < o.ng-1 || r < 15 {
+		// The ciphertext blocks before register r+1's, or before the
+		// next group's register 0: that register's blocks' mask.
 		o.prev = c.ZMM()
-		c.VMOVDQU64(operand.Mem{Base: src, Disp: at + 64 - 16}, o.prev)
+		next := operand.Mem{Base: src, Disp: at + 64 - 16}
+		if gn := g + (r+1)/16; o.k.masked == gn+1 {
+			c.VMOVDQU32_Z(next, o.k.mask((r+1)%16), o.prev)
+		} else {
+			c.VMOVDQU64(next, o.prev)
+		}
 	}
 	c.VPTERNLOGD(operand.U8(0x96), p, white, x)
-	c.VMOVDQU64(x, operand.Mem{Base: dst, Disp: at})
+	o.k.storeBlocks(g, r, x, operand.Mem{Base: dst, Disp: at})
 }
+
+func (o *cbcKernel) unit() int { return 1 }

@@ -22,7 +22,14 @@ import (
 // the rounds, and keeps its last ciphertext block, which the next body's
 // first register needs, in the frame before it stores anything, so that
 // decryption in place overwrites no ciphertext that is still to be read.
-type cfbKernel struct{ chain }
+//
+// It counts bytes, and masks its last group (kern.blocks), a partial last
+// block's bytes too, as CTR's kernel does, the last block's key stream to
+// *rest.
+type cfbKernel struct {
+	chain
+	rest reg.GPVirtual
+}
 
 // name is the kernel's name: it decrypts CFB, with the block cipher's
 // encryption.
@@ -35,19 +42,37 @@ func (o *cfbKernel) load(src reg.Register, g, r int, white zmm) zmm {
 	x := c.ZMM()
 	at := blocks*16*g + 64*r
 	if at > 0 {
-		c.VPXORD(operand.Mem{Base: src, Disp: at - 16}, white, x)
+		// The blocks before register r's: its blocks' mask, the last
+		// block's, maybe partial, not among them.
+		m := operand.Mem{Base: src, Disp: at - 16}
+		if o.k.masked == g+1 {
+			c.VPXORD_Z(m, white, o.k.mask(r), x)
+		} else {
+			c.VPXORD(m, white, x)
+		}
 		return x
 	}
 	iv, first := c.ZMM(), c.ZMM()
 	c.VBROADCASTI32X4(o.slot, iv)
-	c.VMOVDQU64(operand.Mem{Base: src}, first)
+	o.k.loadFirst(src, first)
 	c.VALIGNQ(operand.U8(6), iv, first, x) // lane 3 of iv, lanes 0 to 2 of first
 	c.VPXORD(x, white, x)
 	return x
 }
 
-// stores moves the body's last ciphertext block to the slot.
+// begin loads the arguments.
+func (o *cfbKernel) begin(k *kern, slot operand.Mem) {
+	o.chain.begin(k, slot)
+	o.rest = c.GP64()
+	c.Load(c.Param("rest"), o.rest)
+}
+
+// stores moves the body's last ciphertext block to the slot, but for the
+// last body, the masked one.
 func (o *cfbKernel) stores(src reg.Register, ng int) {
+	if o.k.masked > 0 {
+		return
+	}
 	x := c.XMM()
 	c.VMOVDQU64(operand.Mem{Base: src, Disp: blocks*16*ng - 16}, x)
 	c.VMOVDQA64(x, o.slot)
@@ -56,7 +81,14 @@ func (o *cfbKernel) stores(src reg.Register, ng int) {
 // store XORs register r of group g's ciphertext into it, whitened, and
 // stores it.
 func (o *cfbKernel) store(src, dst reg.Register, g, r int, x, white zmm) {
-	at := blocks*16*g + 64*r
-	c.VPTERNLOGD(operand.U8(0x96), operand.Mem{Base: src, Disp: at}, white, x)
-	c.VMOVDQU64(x, operand.Mem{Base: dst, Disp: at})
+	at := operand.Mem{Base: src, Disp: blocks*16*g + 64*r}
+	to := operand.Mem{Base: dst, Disp: blocks*16*g + 64*r}
+	if o.k.masked == g+1 {
+		o.k.xorTail(at, to, x, white, r, o.rest)
+		return
+	}
+	c.VPTERNLOGD(operand.U8(0x96), at, white, x)
+	c.VMOVDQU64(x, to)
 }
+
+func (o *cfbKernel) unit() int { return 16 }

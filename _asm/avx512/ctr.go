@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -31,23 +29,16 @@ import (
 // where it now runs at 0.98x (Zen 5, BenchmarkFusedGroups, medians of 7).
 //
 // It counts bytes, and masks its last group as the blocks kernels do
-// (tailMode), its partial last block's too, whose loads and stores are
-// byte-masked; the last block's key stream goes to *rest, as the word
-// layout's CTR kernel hands it over (xorStore). The counter it leaves
-// after a partial last group is the caller's to set.
+// (kern.blocks), a partial last block's bytes too (kern.xorTail), the last
+// block's key stream to *rest, as the word layout's CTR kernel hands it
+// over. The counter it leaves after a partial last group is the caller's
+// to set.
 type ctrKernel struct {
 	k         *kern
 	ctr, rest reg.GPVirtual
 	// slot holds the first counter of the next group in every lane, in
-	// the frame; bytes the last group's masks of each register's bytes
-	// (64 bits each), last its last block's 64-bit words in the register
-	// lastReg that holds it (lastBlock's).
-	slot, bytes, last operand.Mem
-	lastReg           reg.GPVirtual
-	// kept is the last block's key stream in a masked group; tails
-	// counts the masked groups emitted, for their labels.
-	kept  zmm
-	tails int
+	// the frame.
+	slot operand.Mem
 	// base is the current group's first counter; one and bswap are
 	// constants in registers during a group's load.
 	base, one, bswap zmm
@@ -82,13 +73,16 @@ func ctrConstants() {
 
 func (o *ctrKernel) name(bool) string { return "encryptCTR64AVX512" }
 
-// frame is the counter's slot and the masks'.
-func (o *ctrKernel) frame() int { return 64 + 8*16 + 8 }
+// frame is the counter's slot.
+func (o *ctrKernel) frame() int { return 64 }
+
+func (o *ctrKernel) unit() int { return 16 }
 
 // begin puts the counter into the slot.
 func (o *ctrKernel) begin(k *kern, slot operand.Mem) {
 	o.k = k
-	o.slot, o.bytes, o.last = slot, slot.Offset(64), slot.Offset(64+8*16)
+	k.bytesOnly = true
+	o.slot = slot
 	o.ctr = c.GP64()
 	c.Load(c.Param("ctr"), o.ctr)
 	o.rest = c.GP64()
@@ -134,20 +128,6 @@ func (o *ctrKernel) load(_ reg.Register, _, r int, white zmm) zmm {
 
 func (o *ctrKernel) stores(reg.Register, int) {}
 
-// masks computes the masks of a last group of m bytes into the frame.
-func (o *ctrKernel) masks(m reg.Register) {
-	n := c.GP64()
-	c.LEAQ(operand.Mem{Base: m, Disp: 15}, n)
-	c.SHRQ(operand.U8(4), n)
-	lastReg, lastWords := lastBlock(n)
-	o.lastReg = lastReg
-	c.MOVQ(lastWords, o.last)
-	bytes := byteMasks(m)
-	for r := range 16 {
-		c.KMOVQ(bytes(r), o.bytes.Offset(8*r))
-	}
-}
-
 // store XORs register r of group g's key stream, whitened, into the
 // source and stores it; in the masked group, byte by byte, the last
 // block's key stream to *rest after the last register.
@@ -159,28 +139,7 @@ func (o *ctrKernel) store(src, dst reg.Register, g, r int, x, white zmm) {
 		c.VMOVDQU64(x, to)
 		return
 	}
-	if r == 0 {
-		o.kept = c.ZMM()
-		c.VPXORD(o.kept, o.kept, o.kept)
-		o.tails++
-	}
-	kb, s := c.K(), c.ZMM()
-	c.KMOVQ(o.bytes.Offset(8*r), kb)
-	c.VMOVDQU8_Z(at, kb, s)
-	c.VPXORD(white, x, x)
-	// The last block's key stream, from the register that holds it.
-	other := fmt.Sprintf("tail%d_other%d", o.tails, r)
-	c.CMPQ(o.lastReg, operand.U8(r))
-	c.JNE(operand.LabelRef(other))
-	kl := c.K()
-	c.KMOVW(o.last, kl)
-	c.VPCOMPRESSQ(x, kl, o.kept)
-	c.Label(other)
-	c.VPXORD(s, x, x)
-	c.VMOVDQU8(x, kb, to)
-	if r == 15 {
-		c.VMOVDQU64(o.kept.AsX(), operand.Mem{Base: o.rest})
-	}
+	o.k.xorTail(at, to, x, white, r, o.rest)
 }
 
 func (o *ctrKernel) endGroup() {}

@@ -25,6 +25,7 @@ import (
 // cancels, as do the offsets, which HASH does not apply after the cipher.
 type ocbKernel struct {
 	dec, hash bool
+	k         *kern
 	t, offs   reg.GPVirtual
 	// lane3 selects the 32-bit words of lane 3, where register 15 of a
 	// group holds block 63.
@@ -48,6 +49,7 @@ func (o *ocbKernel) frame() int { return 64 }
 
 // begin loads the arguments of the OCB kernels and clears the checksum.
 func (o *ocbKernel) begin(k *kern, slot operand.Mem) {
+	o.k = k
 	o.dec = k.dec
 	o.t, o.offs = c.GP64(), c.GP64()
 	c.Load(c.Param("t"), o.t)
@@ -77,10 +79,9 @@ const fixOffset = 8 * 16
 // load reads register r of group g from src and whitens it with white and
 // the offsets; in encryption it adds the plaintext to the checksum.
 func (o *ocbKernel) load(src reg.Register, g, r int, white zmm) zmm {
-	x := c.ZMM()
-	c.VMOVDQU64(operand.Mem{Base: src, Disp: groupState*g + 64*r}, x)
+	x := o.k.loadBlocks(src, g, r)
 	if !o.dec && !o.hash {
-		o.add(x)
+		o.add(x, nil)
 	}
 	o.whiten(x, white, r)
 	return x
@@ -93,14 +94,18 @@ func (o *ocbKernel) stores(reg.Register, int) {}
 // hash kernel adds x, unwhitened, and stores nothing.
 func (o *ocbKernel) store(_, dst reg.Register, g, r int, x, white zmm) {
 	if o.hash {
-		o.add(x)
+		o.add(x, nil)
 		return
 	}
 	o.whiten(x, white, r)
 	if o.dec {
-		o.add(x)
+		var k reg.OpmaskVirtual
+		if o.k.masked == g+1 {
+			k = o.k.mask(r)
+		}
+		o.add(x, k)
 	}
-	c.VMOVDQU64(x, operand.Mem{Base: dst, Disp: groupState*g + 64*r})
+	o.k.storeBlocks(g, r, x, operand.Mem{Base: dst, Disp: groupState*g + 64*r})
 }
 
 func (o *ocbKernel) whiten(x, white zmm, r int) {
@@ -112,13 +117,21 @@ func (o *ocbKernel) whiten(x, white zmm, r int) {
 	}
 }
 
-func (o *ocbKernel) add(x zmm) {
-	if o.acc == nil {
+// add adds x to the group's checksum, only the blocks of the mask k if it
+// is not nil.
+func (o *ocbKernel) add(x zmm, k reg.OpmaskVirtual) {
+	switch {
+	case o.acc == nil && k != nil:
+		o.acc = c.ZMM()
+		c.VMOVDQA32_Z(x, k, o.acc)
+	case o.acc == nil:
 		o.acc = c.ZMM()
 		c.VMOVDQA64(x, o.acc)
-		return
+	case k != nil:
+		c.VPXORD(x, o.acc, k, o.acc)
+	default:
+		c.VPXORD(x, o.acc, o.acc)
 	}
-	c.VPXORD(x, o.acc, o.acc)
 }
 
 // endGroup adds the group's checksum to the slot.
@@ -154,4 +167,13 @@ func addLanes(s zmm, p reg.Register) {
 	c.VPXORD(y.AsX(), x, x)
 	c.VPXORD(operand.Mem{Base: p}, x, x)
 	c.VMOVDQU64(x, operand.Mem{Base: p})
+}
+
+// unit is blocks, the last group masked, but for the hash kernel, whose
+// sum of a whole group's outputs needs no whitening (see ocbKernel).
+func (o *ocbKernel) unit() int {
+	if o.hash {
+		return 0
+	}
+	return 1
 }

@@ -46,6 +46,7 @@ type xtsKernel struct {
 	// halves selects the kernels of a tweak a half-group, whose tweak
 	// argument is the array and moves on by two tweaks a group.
 	halves bool
+	k      *kern
 	tweak  reg.GPVirtual
 	// slot holds register 0's tweaks of the next group, and tweaks the
 	// tweaks of each register of a body's groups, in the frame. With
@@ -99,7 +100,8 @@ func (o *xtsKernel) frame() int {
 
 // begin puts register 0's tweaks of the first group into the slot, or with
 // VPCLMULQDQ every register's.
-func (o *xtsKernel) begin(_ *kern, slot operand.Mem) {
+func (o *xtsKernel) begin(k *kern, slot operand.Mem) {
+	o.k = k
 	if o.halves {
 		o.tweaks = slot
 		o.tweak = c.GP64()
@@ -202,8 +204,7 @@ func (o *xtsKernel) load(src reg.Register, g, r int, white zmm) zmm {
 		c.VMOVDQA64(o.slot.Offset(64*r), t)
 		c.VMOVDQA64(t, o.tweaks.Offset(64*(16*g+r)))
 		c.VMOVDQA64(mulX64(t), o.slot.Offset(64*r))
-		x := c.ZMM()
-		c.VMOVDQU64(operand.Mem{Base: src, Disp: blocks*16*g + 64*r}, x)
+		x := o.k.loadBlocks(src, g, r)
 		c.VPTERNLOGD(operand.U8(0x96), t, white, x)
 		return x
 	}
@@ -215,8 +216,7 @@ func (o *xtsKernel) load(src reg.Register, g, r int, white zmm) zmm {
 	}
 	t := o.tweaksOf(r)
 	c.VMOVDQA64(t, o.tweaks.Offset(64*(16*g+r)))
-	x := c.ZMM()
-	c.VMOVDQU64(operand.Mem{Base: src, Disp: blocks*16*g + 64*r}, x)
+	x := o.k.loadBlocks(src, g, r)
 	c.VPTERNLOGD(operand.U8(0x96), t, white, x)
 	return x
 }
@@ -227,7 +227,7 @@ func (o *xtsKernel) stores(reg.Register, int) {}
 // stores it.
 func (o *xtsKernel) store(_, dst reg.Register, g, r int, x, white zmm) {
 	c.VPTERNLOGD(operand.U8(0x96), o.tweaks.Offset(64*(16*g+r)), white, x)
-	c.VMOVDQU64(x, operand.Mem{Base: dst, Disp: blocks*16*g + 64*r})
+	o.k.storeBlocks(g, r, x, operand.Mem{Base: dst, Disp: blocks*16*g + 64*r})
 }
 
 func (o *xtsKernel) endGroup() {}
@@ -248,4 +248,13 @@ func (o *xtsKernel) end() {
 	x := c.XMM()
 	c.VMOVDQA64(o.slot, x)
 	c.VMOVDQU64(x, operand.Mem{Base: o.tweak})
+}
+
+// unit is blocks, the last group masked, but for the kernels of a tweak a
+// half-group, which take whole groups.
+func (o *xtsKernel) unit() int {
+	if o.halves {
+		return 0
+	}
+	return 1
 }

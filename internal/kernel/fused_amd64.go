@@ -8,10 +8,12 @@ import "math/bits"
 // the blocks after them too: as one more group wherever c's bulk kernel
 // would pad them (padsTail; the last whole group with them where
 // pairedTail says, and CTR's and CFB decryption's partial last block among
-// them, or ending the last whole group), CTR's kernel in place with the
-// missing blocks and bytes masked (600 to 3000 bytes 1.02-1.10x the buffer
-// it was padded in before, Zen 5, NewCTR and XORKeyStream a message), the
-// others padded in a buffer; and through the word layout's mode
+// them, or ending the last whole group), in place, the 64-block kernels
+// masking the group's missing blocks and bytes, where they were padded in
+// a buffer before (Zen 5, NewCipher, a message of 1504 bytes at 8 offsets
+// in turn, medians of 5 runs of two builds taking turns: XTS 1.11x, CBC
+// decryption 1.08x, CFB decryption 1.05-1.08x, CTR of 600 to 3000 bytes
+// 1.02-1.10x, OCB of 3008 bytes 1.03-1.04x); and through the word layout's mode
 // kernels where its 16- and 32-block kernels would take them (narrowTail;
 // CTR's and CFB decryption's partial last block among them, loaded and
 // stored byte by byte, in place): so a run of a few hundred bytes, a disk
@@ -31,8 +33,8 @@ import "math/bits"
 // (80 and 96 bytes), medians of 5 runs of two builds taking turns: CBC
 // decryption 1.12-1.14x, CTR 1.07-1.10x, XTS 1.07-1.08x, CFB decryption
 // 1.05x, OCB 1.03-1.04x. With a partial last block, in place rather than
-// through a buffer as the padded group goes: CTR of 90 to 300 bytes
-// 1.04-1.07x, CFB decryption 1.07-1.14x (Zen 5, as above).
+// through a buffer: CTR of 90 to 300 bytes 1.04-1.07x, CFB decryption
+// 1.07-1.14x (Zen 5, as above).
 
 // CTRGroups XORs into src the key stream of CTR from the counter *ctr
 // (the 128-bit integer ctr[1]<<64 | ctr[0], as a big-endian block, wrapping
@@ -139,15 +141,14 @@ const (
 
 // fused runs the fused kernel of mode m over the whole groups of src into
 // dst, and then over the blocks after them: as a group where c's plan pads
-// them (with the last whole group where pairedTail says; CTR's masked in
-// place, the others' padded in a buffer), or
-// through the word layout's mode kernels where the 16- and 32-block kernels
-// would take them (narrowTail); and returns how many bytes it did.
-// It moves on the mode's counter or tweak ctr, or its IV iv, by the blocks
-// it did. With rest (CTR and CFB), a partial block at the end of src
-// counts as a block, and its key stream goes to rest if a kernel takes it:
-// in the padded group or the words' run, or in the buffered last whole
-// group that it ends, whatever the plan.
+// them, the 64-block kernel masking what is missing of it, in place (with
+// the last whole group where pairedTail says), or through the word
+// layout's mode kernels where the 16- and 32-block kernels would take them
+// (narrowTail); and returns how many bytes it did. It moves on the mode's
+// counter or tweak ctr, or its IV iv, by the blocks it did. With rest (CTR
+// and CFB), a partial block at the end of src counts as a block, and its
+// key stream goes to rest if a kernel takes it: in the masked group or the
+// words' run, or in the last whole group that it ends, whatever the plan.
 func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockSize]byte) int {
 	if !c.Fused() {
 		return 0
@@ -162,39 +163,17 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockS
 	if !words && !c.plan.padsTail(n) && !(partial && whole == n) {
 		if whole > 0 {
 			_ = dst[whole*BlockSize-1]
-			c.fused64(m, &dst[0], &src[0], whole/FusedGroup, ctr, iv)
+			c.fused64(m, &dst[0], &src[0], whole*BlockSize, ctr, iv, nil)
 		}
 		return whole * BlockSize
 	}
 	_ = dst[end-1]
-	if m == fusedCTR && !words {
-		// The CTR kernel masks the last group's missing blocks and bytes
-		// itself, and pairs it with the last whole group as pairedTail
-		// says: the run in one call, in place.
-		before := *ctr
-		var stream [BlockSize]byte
-		c.ctr64(&dst[0], &src[0], end, ctr, &stream)
-		lo, carry := bits.Add64(before[0], uint64(n), 0)
-		*ctr = [2]uint64{lo, before[1] + carry}
-		if partial {
-			*rest = stream
-		}
-		return end
-	}
-	i := pairedTail(n) * BlockSize
+	i := 0 // where the words' run starts
 	if words {
 		i = whole * BlockSize
-	}
-	if i > 0 {
-		c.fused64(m, &dst[0], &src[0], i/(FusedGroup*BlockSize), ctr, iv)
-	}
-	// A rest padded into a group goes through a buffer; the words' kernels
-	// take theirs in place, a partial last block among it.
-	in, out := src[i:end], dst[i:end]
-	if !words {
-		buf := groupBuffer(end - i)
-		copy(buf, in)
-		in, out = buf, buf
+		if i > 0 {
+			c.fused64(m, &dst[0], &src[0], i, ctr, iv, nil)
+		}
 	}
 	var before [2]uint64
 	if ctr != nil {
@@ -204,15 +183,14 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockS
 	// IV of CBC and CFB: kept before dst, which may be src, overwrites it.
 	var last [BlockSize]byte
 	l := copy(last[:], src[(end-1)&^(BlockSize-1):end])
-	k := end - i
-	var stream [BlockSize]byte // the words' last block's key stream (CTR, CFB)
+	var stream [BlockSize]byte // the last block's key stream (CTR, CFB)
 	if words {
-		c.fusedWords(m, &out[0], &in[0], k, ctr, iv, &stream)
+		c.fusedWords(m, &dst[i], &src[i], end-i, ctr, iv, &stream)
 	} else {
-		c.fused64(m, &out[0], &in[0], (k+FusedGroup*BlockSize-1)/(FusedGroup*BlockSize), ctr, iv)
+		c.fused64(m, &dst[0], &src[0], end, ctr, iv, &stream)
 	}
-	// Set the state as the r real blocks leave it: the group kernels
-	// moved it on by whole groups, the words' kernels not at all.
+	// Set the state as the r blocks leave it: the words' kernels did not
+	// move it on, and the 64-block kernel moved it by whole groups.
 	r := uint64(n - i/BlockSize)
 	switch m {
 	case fusedCTR:
@@ -229,20 +207,8 @@ func (c *Cipher) fused(m int, dst, src []byte, ctr *[2]uint64, iv, rest *[BlockS
 		}
 		*ctr = before
 	}
-	switch {
-	case partial && words:
+	if partial {
 		*rest = stream
-	case partial:
-		// The key stream of the partial block: its output where the
-		// buffer held zeros, and the output XOR the input elsewhere.
-		j := k &^ (BlockSize - 1)
-		copy(rest[:], out[j:j+BlockSize])
-		for x, b := range src[i+j : end] {
-			rest[x] ^= b
-		}
-	}
-	if !words {
-		copy(dst[i:end], out)
 	}
 	return end
 }
@@ -299,21 +265,27 @@ func (c *Cipher) fusedWords(m int, dst, src *byte, size int, ctr *[2]uint64, iv,
 	}
 }
 
-// fused64 runs c's fused kernel of mode m over n groups of 64 blocks.
-func (c *Cipher) fused64(m int, dst, src *byte, n int, ctr *[2]uint64, iv *[BlockSize]byte) {
-	gfni := c.Head() == AVX512GFNI
+// fused64 runs c's 64-block kernel of mode m over size bytes (whole blocks
+// but for CTR's and CFB's, whose last block may be partial, its key stream
+// to rest if rest is not nil).
+func (c *Cipher) fused64(m int, dst, src *byte, size int, ctr *[2]uint64, iv, rest *[BlockSize]byte) {
+	if rest == nil {
+		rest = new([BlockSize]byte)
+	}
+	gfni, n := c.Head() == AVX512GFNI, size/BlockSize
 	switch {
+	case m == fusedCTR && gfni:
+		encryptCTR64AVX512GFNI(c.ks, dst, src, size, ctr, rest)
 	case m == fusedCTR:
-		var rest [BlockSize]byte
-		c.ctr64(dst, src, n*FusedGroup*BlockSize, ctr, &rest)
+		encryptCTR64AVX512(c.ks, dst, src, size, ctr, rest)
 	case m == fusedCBC && gfni:
 		decryptCBC64AVX512GFNI(c.ks, dst, src, n, iv)
 	case m == fusedCBC:
 		decryptCBC64AVX512(c.ks, dst, src, n, iv)
 	case m == fusedCFB && gfni:
-		decryptCFB64AVX512GFNI(c.ks, dst, src, n, iv)
+		decryptCFB64AVX512GFNI(c.ks, dst, src, size, iv, rest)
 	case m == fusedCFB:
-		decryptCFB64AVX512(c.ks, dst, src, n, iv)
+		decryptCFB64AVX512(c.ks, dst, src, size, iv, rest)
 	case m == fusedXTSEnc && gfni:
 		encryptXTS64AVX512GFNI(c.ks, dst, src, n, ctr)
 	case m == fusedXTSEnc:
@@ -325,24 +297,16 @@ func (c *Cipher) fused64(m int, dst, src *byte, n int, ctr *[2]uint64, iv *[Bloc
 	}
 }
 
-// ctr64 runs c's CTR kernel of 64 blocks over size bytes.
-func (c *Cipher) ctr64(dst, src *byte, size int, ctr *[2]uint64, rest *[BlockSize]byte) {
-	if c.Head() == AVX512GFNI {
-		encryptCTR64AVX512GFNI(c.ks, dst, src, size, ctr, rest)
-	} else {
-		encryptCTR64AVX512(c.ks, dst, src, size, ctr, rest)
-	}
-}
-
-// pairedTail returns where the buffered part of a run of n blocks starts,
-// for the 64-block kernels, when its last group goes through a buffer
-// (padded, or holding a partial block): at that group, or at the whole
-// group before it where the groups before it are odd in number. The
-// kernels take groups two at a time, one group's work filling the other's
-// waits, and the last one of an odd number alone, which takes two thirds
-// of a pair's time; so the buffered group goes into the buffer with the
-// whole group before it, to be its pair, rather than alone after it, for
-// the cost of copying one more group. On Zen 5, runs of 70, 74, 80 and 96
+// pairedTail returns where the last call of the 64-block kernels starts in
+// a run of n blocks whose last group is not whole (padded, masked, or
+// holding a partial block): at that group, or at the whole group before it
+// where the groups before it are odd in number. The kernels take groups
+// two at a time, one group's work filling the other's waits, and the last
+// one of an odd number alone, which takes two thirds of a pair's time; so
+// the last group goes with the whole group before it, to be its pair,
+// rather than alone after it (the kernels that mask it pair them so
+// themselves; a buffer that pads it takes the whole group too). When the
+// group was padded in a buffer, on Zen 5, runs of 70, 74, 80 and 96
 // blocks ran 1.18-1.25x as fast: 601-629 ns against 739-749 ns before
 // (medians of 5 alternating runs of the two test binaries, go test -run
 // '^$' -bench 'Runs/n=(70|74|80|96)/impl=avx512-gfni$' ./internal/kernel;
@@ -381,19 +345,6 @@ const narrowMost = 32
 func narrowTail(n int) bool {
 	r := n % FusedGroup
 	return r > smallTail && r <= narrowMost && n/FusedGroup%2 == 0
-}
-
-// groupBuffer returns a zeroed buffer on the caller's stack for the n
-// bytes of one or two groups that a run pads or pairs, one group's size
-// where that is enough: zeroing two groups for one cost 2-4% of a run of
-// 100 bytes (Zen 5). It is inlined, so its arrays are the caller's.
-func groupBuffer(n int) []byte {
-	if n <= FusedGroup*BlockSize {
-		var one [FusedGroup * BlockSize]byte
-		return one[:]
-	}
-	var two [2 * FusedGroup * BlockSize]byte
-	return two[:]
 }
 
 // TakesAsGroup reports whether EncryptBlocks and DecryptBlocks give n

@@ -24,16 +24,17 @@ func encryptBlocks64AVX512(ks *Schedule, dst, src *byte, n int)
 //go:noescape
 func decryptBlocks64AVX512(ks *Schedule, dst, src *byte, n int)
 
-// encryptOCB64AVX512 is OCB's encryption of n (at most 8) whole groups of 64
-// blocks, a batch that starts with a group: block k of group i is whitened
+// encryptOCB64AVX512 is OCB's encryption of n blocks (at most 8 groups of
+// 64), a batch that starts with a group: block k of group i is whitened
 // with the offset offs.base[i] ^ t[k] (^ offs.fix[i] for k = 63) before
 // and after the block cipher, as ocbMask would, and its plaintext (src) is
-// added to *sum. Implemented in avx512_amd64.s.
+// added to *sum. A last group of fewer than 64 blocks is masked: it reads
+// and writes no block past the n. Implemented in avx512_amd64.s.
 //
 //go:noescape
 func encryptOCB64AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
 
-// decryptOCB64AVX512 is OCB's decryption of n whole groups, as
+// decryptOCB64AVX512 is OCB's decryption of n blocks, as
 // encryptOCB64AVX512, adding the plaintext (dst) to *sum. Implemented in
 // avx512_amd64.s.
 //
@@ -61,31 +62,39 @@ func hashOCB64AVX512(ks *Schedule, src *byte, n int, t *OCBTable, offs *OCBOffse
 //go:noescape
 func encryptCTR64AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, rest *[BlockSize]byte)
 
-// decryptCBC64AVX512 is CBC's decryption of n groups of 64 blocks: each
+// decryptCBC64AVX512 is CBC's decryption of n blocks, 64 at a time: each
 // block's decryption XORed with the ciphertext block before it, *iv before
-// the first; dst may be src. It leaves the last ciphertext block in *iv.
+// the first; dst may be src. It leaves the last ciphertext block in *iv,
+// but after a last group of fewer than 64 blocks, which it masks, reading
+// and writing no block past the n: then the caller sets *iv.
 // Implemented in avx512_amd64.s.
 //
 //go:noescape
 func decryptCBC64AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
 
-// decryptCFB64AVX512 is CFB's decryption of n groups of 64 blocks: each
-// block's ciphertext XORed with the encryption of the ciphertext block
-// before it, *iv before the first; dst may be src. It leaves the last
-// ciphertext block in *iv. Implemented in avx512_amd64.s.
+// decryptCFB64AVX512 is CFB's decryption of n bytes, 64 blocks at a time:
+// each block's ciphertext XORed with the encryption of the ciphertext
+// block before it, *iv before the first; dst may be src. It puts the key
+// stream of the last block, which may be partial, in *rest, and leaves the
+// last ciphertext block in *iv, but after a last group of fewer than 64
+// blocks, which it masks, reading and writing no byte past the n: then the
+// caller sets *iv. Implemented in avx512_amd64.s.
 //
 //go:noescape
-func decryptCFB64AVX512(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+func decryptCFB64AVX512(ks *Schedule, dst, src *byte, n int, iv, rest *[BlockSize]byte)
 
-// encryptXTS64AVX512 is XTS's encryption of n groups of 64 blocks: block i
-// is whitened before and after the block cipher with the tweak T·x^i in
+// encryptXTS64AVX512 is XTS's encryption of n blocks, 64 at a time: block
+// i is whitened before and after the block cipher with the tweak T·x^i in
 // GF(2^128), T the 128-bit little-endian integer tweak[1]<<64 | tweak[0]
-// (IEEE 1619), and *tweak becomes T·x^(64n). Implemented in avx512_amd64.s.
+// (IEEE 1619), and *tweak becomes T·x^(64g) after g groups, a last one of
+// fewer than 64 blocks counted whole: that one it masks, reading and
+// writing no block past the n, and the caller sets *tweak. Implemented in
+// avx512_amd64.s.
 //
 //go:noescape
 func encryptXTS64AVX512(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)
 
-// decryptXTS64AVX512 is XTS's decryption of n groups of 64 blocks, as
+// decryptXTS64AVX512 is XTS's decryption of n blocks, as
 // encryptXTS64AVX512. Implemented in avx512_amd64.s.
 //
 //go:noescape
@@ -382,7 +391,7 @@ func encryptCTR64AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64,
 func decryptCBC64AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
 
 //go:noescape
-func decryptCFB64AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
+func decryptCFB64AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv, rest *[BlockSize]byte)
 
 //go:noescape
 func encryptXTS64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweak *[2]uint64)

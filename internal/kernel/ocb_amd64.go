@@ -74,38 +74,39 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 // bytes, starting with a group) through OCB kernels that apply the offsets
 // and add up the checksum as they load and store the blocks, and returns
 // how many bytes it did: none unless c's bulk kernel has such kernels
-// (avx512-vbmi, avx512-gfni). It takes the whole groups, and the blocks
-// after them that the 16- and 32-block kernels would take (narrowTail),
-// through the word layout's OCB kernels with the base offset of their
-// group; it leaves to the caller, for passes of OCBMask around the block
-// cipher, a rest that the plan pads into a group (with the last whole
-// group where pairedTail says, so that the block cipher takes the two as a
-// pair) or gives narrower kernels. It declines a batch of more than
-// OCBBatch bytes: the kernels read a base offset and a fix from offs for
-// each group, and offs has room for no more.
+// (avx512-vbmi, avx512-gfni). It takes the whole groups, with the blocks
+// after them that the plan pads into a group (the 64-block kernels mask
+// what is missing of it, and pair it with the last whole group where
+// pairedTail says), or that the 16- and 32-block kernels would take
+// (narrowTail), through the word layout's OCB kernels with the base offset
+// of their group; it leaves to the caller, for passes of OCBMask around
+// the block cipher, a rest that the plan gives narrower kernels. It
+// declines a batch of more than OCBBatch bytes: the kernels read a base
+// offset and a fix from offs for each group, and offs has room for no
+// more.
 func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, dec bool) int {
-	g, r := c.ocbRuns(len(src) / BlockSize)
-	if g+r == 0 {
+	b, r := c.ocbRuns(len(src)/BlockSize, true)
+	if b+r == 0 {
 		return 0
 	}
-	_ = dst[(g*OCBGroup+r)*BlockSize-1]
+	_ = dst[(b+r)*BlockSize-1]
 	gfni := c.Head() == AVX512GFNI
-	if g > 0 {
+	if b > 0 {
 		switch {
 		case gfni && dec:
-			decryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], g, t, offs, sum)
+			decryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], b, t, offs, sum)
 		case gfni:
-			encryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], g, t, offs, sum)
+			encryptOCB64AVX512GFNI(c.ks, &dst[0], &src[0], b, t, offs, sum)
 		case dec:
-			decryptOCB64AVX512(c.ks, &dst[0], &src[0], g, t, offs, sum)
+			decryptOCB64AVX512(c.ks, &dst[0], &src[0], b, t, offs, sum)
 		default:
-			encryptOCB64AVX512(c.ks, &dst[0], &src[0], g, t, offs, sum)
+			encryptOCB64AVX512(c.ks, &dst[0], &src[0], b, t, offs, sum)
 		}
 	}
 	if r == 0 {
-		return g * OCBGroup * BlockSize
+		return b * BlockSize
 	}
-	d, s, base := &dst[g*OCBGroup*BlockSize], &src[g*OCBGroup*BlockSize], &offs.Base[g]
+	d, s, base := &dst[b*BlockSize], &src[b*BlockSize], &offs.Base[b/OCBGroup]
 	switch w16 := r <= 16; {
 	case gfni && dec && w16:
 		decryptOCB16AVX512GFNI(c.ks, d, s, r, t, base, sum)
@@ -124,21 +125,23 @@ func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 	default:
 		encryptOCB32AVX512(c.ks, d, s, r, t, base, sum)
 	}
-	return (g*OCBGroup + r) * BlockSize
+	return (b + r) * BlockSize
 }
 
 // OCBHash is OCBGroups for OCB's HASH(K, A) (RFC 7253, section 4.1): it
 // adds to *sum the encryptions of the blocks at the start of src whitened
-// with their offsets, the same blocks that OCBGroups would take, and
-// returns how many bytes it did.
+// with their offsets, the blocks that OCBGroups would take but a rest that
+// the plan pads into a group, which its 64-block kernels do not mask: with
+// the last whole group where pairedTail says, that is left to the caller
+// too. It returns how many bytes it did.
 func (c *Cipher) OCBHash(src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte) int {
-	g, r := c.ocbRuns(len(src) / BlockSize)
-	if g+r == 0 {
+	b, r := c.ocbRuns(len(src)/BlockSize, false)
+	if b+r == 0 {
 		return 0
 	}
-	_ = src[(g*OCBGroup+r)*BlockSize-1]
+	_ = src[(b+r)*BlockSize-1]
 	gfni := c.Head() == AVX512GFNI
-	if g > 0 {
+	if g := b / OCBGroup; g > 0 {
 		if gfni {
 			hashOCB64AVX512GFNI(c.ks, &src[0], g, t, offs, sum)
 		} else {
@@ -146,9 +149,9 @@ func (c *Cipher) OCBHash(src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockS
 		}
 	}
 	if r == 0 {
-		return g * OCBGroup * BlockSize
+		return b * BlockSize
 	}
-	s, base := &src[g*OCBGroup*BlockSize], &offs.Base[g]
+	s, base := &src[b*BlockSize], &offs.Base[b/OCBGroup]
 	switch w16 := r <= 16; {
 	case gfni && w16:
 		hashOCB16AVX512GFNI(c.ks, s, r, t, base, sum)
@@ -159,24 +162,29 @@ func (c *Cipher) OCBHash(src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockS
 	default:
 		hashOCB32AVX512(c.ks, s, r, t, base, sum)
 	}
-	return (g*OCBGroup + r) * BlockSize
+	return (b + r) * BlockSize
 }
 
 // ocbRuns returns what the kernels that apply OCB's offsets take of a batch
-// of n blocks (see OCBGroups): g whole groups, then r blocks in the word
-// layout; none where c's bulk kernel has no such kernels or the batch is
+// of n blocks (see OCBGroups): b blocks in the 64-block kernels, whole
+// groups, and with masked a rest that the plan pads into a group, which
+// those kernels then mask; and then r blocks in the word layout's. It
+// returns none where c's bulk kernel has no such kernels or the batch is
 // longer than OCBBatch.
-func (c *Cipher) ocbRuns(n int) (g, r int) {
+func (c *Cipher) ocbRuns(n int, masked bool) (b, r int) {
 	if !c.Fused() || n > OCBBatch/BlockSize {
 		return 0, 0
 	}
-	g, r = n/OCBGroup, n%OCBGroup
+	whole := n - n%OCBGroup
 	switch {
-	case r == 0 || narrowTail(n):
+	case whole == n:
+		return n, 0
+	case narrowTail(n):
+		return whole, n - whole
+	case c.plan.padsTail(n) && masked:
+		return n, 0
 	case c.plan.padsTail(n):
-		g, r = pairedTail(n)/OCBGroup, 0
-	default:
-		r = 0
+		return pairedTail(n), 0
 	}
-	return g, r
+	return whole, 0
 }

@@ -78,9 +78,9 @@ func checkGuardedSchedule(t *testing.T, what string, c, ref *Cipher) {
 	}
 	table := randomOCBTable(r)
 	offs, sum0 := randomOCBOffsets(r)
-	// Whole groups, and runs of the word layout's mode kernels, alone and
-	// after two groups.
-	for _, blocks := range []int{FusedGroup, 2 * FusedGroup, narrowMost / 2, narrowMost, 2*FusedGroup + narrowMost} {
+	// Whole groups, runs of the word layout's mode kernels, alone and
+	// after two groups, and masked groups, alone and after one.
+	for _, blocks := range []int{FusedGroup, 2 * FusedGroup, narrowMost / 2, narrowMost, 2*FusedGroup + narrowMost, narrowMost + 1, FusedGroup + 37} {
 		in := src[:blocks*BlockSize]
 		for _, f := range []struct {
 			name string
