@@ -208,8 +208,8 @@ func (o *ocb) initialOffset(nonce []byte) ocbBlock {
 // saves kernel calls, which cost the wide constant-time kernels dearly.
 // The associated data goes through a buffer of ocbHashBatch bytes (where
 // kernels apply the offsets, only what they leave of a batch of ocbBatch
-// bytes, less than two groups), with room for two blocks that ride along:
-// a partial last block of it, and the pad of a partial last block of a
+// bytes, a few blocks), with room for two blocks that ride along: a
+// partial last block of it, and the pad of a partial last block of a
 // ciphertext.
 const (
 	ocbBatch     = kernel.OCBBatch
@@ -405,8 +405,8 @@ func (o *ocb) offsetAfter(off ocbBlock, m uint64) ocbBlock {
 // encrypts that block in place too, in the same kernel call as the last
 // blocks of A. Where kernels apply the offsets themselves
 // (kernel.Cipher.OCBHash), they take batches of ocbBatch bytes in place,
-// and less than two groups of a batch are left for buf: the blocks
-// whitened there in a pass, then encrypted and added up.
+// and the few blocks they leave of a batch go through buf: whitened there
+// in a pass, then encrypted and added up.
 func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	if len(ad) == 0 && extra == nil {
 		return sum

@@ -839,7 +839,9 @@ func (k *kern) blocks(src, dst, n reg.Register, unit int) {
 	c.Label("pairs")
 	k.body(src, dst, groups, "pairs")
 	c.ADDQ(operand.U32(groups*blocks*16), src)
-	c.ADDQ(operand.U32(groups*blocks*16), dst)
+	if dst != nil {
+		c.ADDQ(operand.U32(groups*blocks*16), dst)
+	}
 	if k.mode != nil {
 		k.mode.next(groups)
 	}

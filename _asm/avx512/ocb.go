@@ -22,7 +22,8 @@ import (
 // the block cipher's outputs instead, and stores nothing. Of a whole
 // group's 64 outputs it adds up the state before the output whitening,
 // which each lane of the sum takes an even number of times (16), so that it
-// cancels, as do the offsets, which HASH does not apply after the cipher.
+// cancels, as do the offsets, which HASH does not apply after the cipher;
+// a last group of fewer blocks adds up the whitened outputs of its blocks.
 type ocbKernel struct {
 	dec, hash bool
 	k         *kern
@@ -35,6 +36,8 @@ type ocbKernel struct {
 	// fix is the current group's fix; acc its checksum so far, or nil.
 	fix operand.Mem
 	acc zmm
+	// white is the output whitening, in the hash kernel's masked group.
+	white zmm
 }
 
 func (o *ocbKernel) name(dec bool) string {
@@ -93,6 +96,18 @@ func (o *ocbKernel) stores(reg.Register, int) {}
 // and stores it; in decryption it adds the plaintext to the checksum. The
 // hash kernel adds x, unwhitened, and stores nothing.
 func (o *ocbKernel) store(_, dst reg.Register, g, r int, x, white zmm) {
+	if o.hash && o.k.masked == g+1 {
+		// A group with fewer blocks: its lanes' sums need the output
+		// whitening, which they take an odd number of times maybe.
+		if r == 0 {
+			o.white = c.ZMM()
+			c.VBROADCASTI32X4(o.k.subkey(4), o.white)
+		}
+		y := c.ZMM()
+		c.VPXORD(o.white, x, y)
+		o.add(y, o.k.mask(r))
+		return
+	}
 	if o.hash {
 		o.add(x, nil)
 		return
@@ -169,11 +184,5 @@ func addLanes(s zmm, p reg.Register) {
 	c.VMOVDQU64(x, operand.Mem{Base: p})
 }
 
-// unit is blocks, the last group masked, but for the hash kernel, whose
-// sum of a whole group's outputs needs no whitening (see ocbKernel).
-func (o *ocbKernel) unit() int {
-	if o.hash {
-		return 0
-	}
-	return 1
-}
+// unit is blocks, the last group masked.
+func (o *ocbKernel) unit() int { return 1 }

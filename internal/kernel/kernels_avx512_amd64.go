@@ -41,11 +41,12 @@ func encryptOCB64AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *
 //go:noescape
 func decryptOCB64AVX512(ks *Schedule, dst, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
 
-// hashOCB64AVX512 is OCB's HASH(K, A) (RFC 7253, section 4.1) of n (at
-// most 8) whole groups of 64 blocks, a batch that starts with a group: it
-// adds to *sum the encryption of each block whitened with its offset, as
-// encryptOCB64AVX512 whitens it, and writes nothing else. Implemented in
-// avx512_amd64.s.
+// hashOCB64AVX512 is OCB's HASH(K, A) (RFC 7253, section 4.1) of n blocks
+// (at most 8 groups of 64), a batch that starts with a group: it adds to
+// *sum the encryption of each block whitened with its offset, as
+// encryptOCB64AVX512 whitens it, and writes nothing else. A last group of
+// fewer than 64 blocks is masked: it reads no block past the n.
+// Implemented in avx512_amd64.s.
 //
 //go:noescape
 func hashOCB64AVX512(ks *Schedule, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)

@@ -85,7 +85,7 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 // offset and a fix from offs for each group, and offs has room for no
 // more.
 func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte, dec bool) int {
-	b, r := c.ocbRuns(len(src)/BlockSize, true)
+	b, r := c.ocbRuns(len(src) / BlockSize)
 	if b+r == 0 {
 		return 0
 	}
@@ -130,22 +130,20 @@ func (c *Cipher) OCBGroups(dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 
 // OCBHash is OCBGroups for OCB's HASH(K, A) (RFC 7253, section 4.1): it
 // adds to *sum the encryptions of the blocks at the start of src whitened
-// with their offsets, the blocks that OCBGroups would take but a rest that
-// the plan pads into a group, which its 64-block kernels do not mask: with
-// the last whole group where pairedTail says, that is left to the caller
-// too. It returns how many bytes it did.
+// with their offsets, the blocks that OCBGroups would take, and returns how
+// many bytes it did.
 func (c *Cipher) OCBHash(src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte) int {
-	b, r := c.ocbRuns(len(src)/BlockSize, false)
+	b, r := c.ocbRuns(len(src) / BlockSize)
 	if b+r == 0 {
 		return 0
 	}
 	_ = src[(b+r)*BlockSize-1]
 	gfni := c.Head() == AVX512GFNI
-	if g := b / OCBGroup; g > 0 {
+	if b > 0 {
 		if gfni {
-			hashOCB64AVX512GFNI(c.ks, &src[0], g, t, offs, sum)
+			hashOCB64AVX512GFNI(c.ks, &src[0], b, t, offs, sum)
 		} else {
-			hashOCB64AVX512(c.ks, &src[0], g, t, offs, sum)
+			hashOCB64AVX512(c.ks, &src[0], b, t, offs, sum)
 		}
 	}
 	if r == 0 {
@@ -167,11 +165,10 @@ func (c *Cipher) OCBHash(src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockS
 
 // ocbRuns returns what the kernels that apply OCB's offsets take of a batch
 // of n blocks (see OCBGroups): b blocks in the 64-block kernels, whole
-// groups, and with masked a rest that the plan pads into a group, which
-// those kernels then mask; and then r blocks in the word layout's. It
-// returns none where c's bulk kernel has no such kernels or the batch is
-// longer than OCBBatch.
-func (c *Cipher) ocbRuns(n int, masked bool) (b, r int) {
+// groups and a rest that the plan pads into a group, which those kernels
+// mask; and then r blocks in the word layout's. It returns none where c's
+// bulk kernel has no such kernels or the batch is longer than OCBBatch.
+func (c *Cipher) ocbRuns(n int) (b, r int) {
 	if !c.Fused() || n > OCBBatch/BlockSize {
 		return 0, 0
 	}
@@ -181,10 +178,8 @@ func (c *Cipher) ocbRuns(n int, masked bool) (b, r int) {
 		return n, 0
 	case narrowTail(n):
 		return whole, n - whole
-	case c.plan.padsTail(n) && masked:
-		return n, 0
 	case c.plan.padsTail(n):
-		return pairedTail(n), 0
+		return n, 0
 	}
 	return whole, 0
 }

@@ -76,10 +76,9 @@ func TestOCBMaskAssembly(t *testing.T) {
 // blocks after them that a pinned plan gives the 16- and 32-block kernels
 // (through the word layout's OCB kernels) or pads into a group (the
 // 64-block kernels mask it); it declines a batch longer than OCBBatch; and
-// it leaves the rest of dst alone. OCBHash takes the same blocks but a
-// rest that the plan pads, which it leaves to the caller with the last
-// whole group where pairedTail says, adds up their encryptions, whitened
-// as OCBGroups whitens them, and writes nothing but the sum.
+// it leaves the rest of dst alone. OCBHash takes the same blocks, adds up
+// their encryptions, whitened as OCBGroups whitens them, and writes
+// nothing but the sum.
 func TestOCBGroupsAssembly(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)
@@ -89,14 +88,12 @@ func TestOCBGroupsAssembly(t *testing.T) {
 			for g := 0; g <= OCBBatch/(OCBGroup*BlockSize); g++ {
 				for _, rest := range []int{0, 1, smallTail, smallTail + 1, 16, 17, narrowMost, narrowMost + 1, OCBGroup - 1} {
 					n := g*OCBGroup + rest
-					done, hashed := g*OCBGroup, g*OCBGroup // a rest for the 4-block kernels
+					done := g * OCBGroup // a rest for the 4-block kernels
 					switch {
 					case n > OCBBatch/BlockSize:
-						done, hashed = 0, 0
-					case rest == 0 || narrowTail(n):
-						done, hashed = n, n
-					case rest > smallTail:
-						done, hashed = n, pairedTail(n)
+						done = 0
+					case rest == 0 || rest > smallTail:
+						done = n
 					}
 					for _, dec := range []bool{false, true} {
 						for _, inPlace := range []bool{false, true} {
@@ -136,7 +133,7 @@ func TestOCBGroupsAssembly(t *testing.T) {
 					offs, sum0 := randomOCBOffsets(r)
 					src := randBytes(r, n*BlockSize+1)[1:]
 					orig := bytes.Clone(src)
-					w, wantSum, unused := make([]byte, hashed*BlockSize), sum0, sum0
+					w, wantSum, unused := make([]byte, done*BlockSize), sum0, sum0
 					ocbMaskGeneric(w, src[:len(w)], table, &offs, &unused, OCBWhiten)
 					c.EncryptBlocks(w, w)
 					for b := 0; b < len(w); b += BlockSize {
@@ -144,8 +141,8 @@ func TestOCBGroupsAssembly(t *testing.T) {
 					}
 					what := fmt.Sprintf("%d-bit key, %d groups and %d blocks, hash", bits, g, rest)
 					gotSum := sum0
-					if m := c.OCBHash(src, table, &offs, &gotSum); m != hashed*BlockSize {
-						t.Fatalf("%s: OCBHash did %d bytes, want %d", what, m, hashed*BlockSize)
+					if m := c.OCBHash(src, table, &offs, &gotSum); m != done*BlockSize {
+						t.Fatalf("%s: OCBHash did %d bytes, want %d", what, m, done*BlockSize)
 					}
 					if gotSum != wantSum {
 						t.Fatalf("%s: sum differs from ocbMaskGeneric and the block cipher", what)
@@ -182,8 +179,7 @@ func randomOCBOffsets(r *rand.Rand) (offs OCBOffsets, sum [BlockSize]byte) {
 // dst and the checksum alone, what their kernels cannot take: any batch on
 // a Cipher without them, and on one with them a batch with more groups
 // than OCBOffsets has offsets for, whose offsets the kernels would read
-// from past the end of offs; and OCBHash a batch of less than a group that
-// the plan pads into one, which its 64-block kernels do not mask.
+// from past the end of offs.
 func TestOCBGroupsDecline(t *testing.T) {
 	r := testRand(t)
 	table := randomOCBTable(r)
@@ -194,7 +190,7 @@ func TestOCBGroupsDecline(t *testing.T) {
 			continue
 		}
 		c := newCipher(randBytes(r, 16), k)
-		sizes, hashSizes := []int{OCBBatch + group, 2 * OCBBatch}, []int{group - BlockSize, (narrowMost + 1) * BlockSize}
+		sizes := []int{OCBBatch + group, 2 * OCBBatch}
 		if !c.Fused() {
 			sizes = append(sizes, group, OCBBatch)
 		}
@@ -209,9 +205,7 @@ func TestOCBGroupsDecline(t *testing.T) {
 					t.Errorf("%s: OCBGroups declined %d blocks (decrypt %v) but wrote", k.Name, size/BlockSize, dec)
 				}
 			}
-		}
-		for _, size := range append(sizes, hashSizes...) {
-			src, sum := randBytes(r, size), sum0
+			sum := sum0
 			if c.OCBHash(src, table, &offs, &sum) != 0 || sum != sum0 {
 				t.Errorf("%s: OCBHash took or added up %d blocks", k.Name, size/BlockSize)
 			}
