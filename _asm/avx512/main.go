@@ -786,36 +786,7 @@ func kernel(dec bool, mode mode) {
 		}
 	}
 
-	if unit > 0 {
-		k.blocks(src, dst, n, unit)
-		c.Label("done")
-		if mode != nil {
-			mode.end()
-		}
-		c.VZEROUPPER()
-		c.RET()
-		return
-	}
-	// Two groups at a time while there are two, then the last one alone.
-	c.CMPQ(n, operand.U8(groups))
-	c.JB(operand.LabelRef("single"))
-	c.Label("pairs")
-	k.body(src, dst, groups, "pairs")
-	c.ADDQ(operand.U32(groups*blocks*16), src)
-	if dst != nil {
-		c.ADDQ(operand.U32(groups*blocks*16), dst)
-	}
-	if mode != nil {
-		mode.next(groups)
-	}
-	c.SUBQ(operand.U8(groups), n)
-	c.CMPQ(n, operand.U8(groups))
-	c.JAE(operand.LabelRef("pairs"))
-	c.Label("single")
-	c.TESTQ(n, n)
-	c.JZ(operand.LabelRef("done"))
-	k.body(src, dst, 1, "single")
-
+	k.blocks(src, dst, n, unit)
 	c.Label("done")
 	if mode != nil {
 		mode.end()
@@ -824,17 +795,20 @@ func kernel(dec bool, mode mode) {
 	c.RET()
 }
 
-// blocks emits the loop of a kernel that masks its last group, over the n
-// (n > 0) blocks, or bytes where unit is 16, from src to dst: two whole
-// groups at a time, then a last whole group alone, or a last group with
-// fewer blocks, with the whole group before it if there is one left, its
-// loads and stores masked with what there is of it (for the blocks
-// kernels, setMask's masks, a 16-bit mask a register in maskSlot), so that
-// a run that ends in a partial group needs no buffer to pad it: missing
-// blocks are neither read nor written, their lanes encrypt zeros or
-// counters.
+// blocks emits a kernel's loop over the n (n > 0) groups, blocks, or bytes
+// (unit 0, 1, 16; see mode.unit) from src to dst: two whole groups at a
+// time, then a last whole group alone, or a last group with fewer blocks,
+// with the whole group before it if there is one left, its loads and
+// stores masked with what there is of it (setMask's masks, a 16-bit mask a
+// register, and byteMasks' where the kernel counts bytes), so that a run
+// that ends in a partial group needs no buffer to pad it: missing blocks
+// are neither read nor written, their lanes encrypt zeros or counters.
 func (k *kern) blocks(src, dst, n reg.Register, unit int) {
-	c.CMPQ(n, operand.U32(groups*blocks*unit))
+	per := blocks * unit // what n counts of a group
+	if unit == 0 {
+		per = 1
+	}
+	c.CMPQ(n, operand.U32(groups*per))
 	c.JB(operand.LabelRef("last"))
 	c.Label("pairs")
 	k.body(src, dst, groups, "pairs")
@@ -845,8 +819,8 @@ func (k *kern) blocks(src, dst, n reg.Register, unit int) {
 	if k.mode != nil {
 		k.mode.next(groups)
 	}
-	c.SUBQ(operand.U32(groups*blocks*unit), n)
-	c.CMPQ(n, operand.U32(groups*blocks*unit))
+	c.SUBQ(operand.U32(groups*per), n)
+	c.CMPQ(n, operand.U32(groups*per))
 	c.JAE(operand.LabelRef("pairs"))
 
 	// What is left, less than two groups: one whole group alone, or a
@@ -854,7 +828,11 @@ func (k *kern) blocks(src, dst, n reg.Register, unit int) {
 	c.Label("last")
 	c.TESTQ(n, n)
 	c.JZ(operand.LabelRef("done"))
-	c.CMPQ(n, operand.U32(blocks*unit))
+	if unit == 0 {
+		k.body(src, dst, 1, "single")
+		return
+	}
+	c.CMPQ(n, operand.U32(per))
 	c.JNE(operand.LabelRef("masked"))
 	k.body(src, dst, 1, "single")
 	c.JMP(operand.LabelRef("done"))
@@ -863,9 +841,9 @@ func (k *kern) blocks(src, dst, n reg.Register, unit int) {
 	c.Label("masked")
 	m := c.GP64()
 	c.MOVQ(n, m)
-	c.CMPQ(m, operand.U32(blocks*unit))
+	c.CMPQ(m, operand.U32(per))
 	c.JBE(operand.LabelRef("masks"))
-	c.SUBQ(operand.U32(blocks*unit), m)
+	c.SUBQ(operand.U32(per), m)
 	c.Label("masks")
 	nb := m // the last group's blocks
 	if unit > 1 {
@@ -887,7 +865,7 @@ func (k *kern) blocks(src, dst, n reg.Register, unit int) {
 			c.MOVQ(bits, k.masks.Offset(8*s))
 		}
 	}
-	c.CMPQ(n, operand.U32(blocks*unit))
+	c.CMPQ(n, operand.U32(per))
 	c.JB(operand.LabelRef("singletail"))
 	k.masked = 2
 	k.body(src, dst, groups, "pairtail")

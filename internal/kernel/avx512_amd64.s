@@ -36886,8 +36886,8 @@ TEXT ·encryptXTSHalves64AVX512(SB), $4928-40
 	VMOVDQU64 992(AX), Z9
 	VMOVDQU64 1056(AX), Z10
 	VMOVDQU64 1120(AX), Z11
-	CMPQ      BX, $0x02
-	JB        single
+	CMPQ      BX, $0x00000002
+	JB        last
 
 pairs:
 	VBROADCASTI32X4 2048(SI), Z12
@@ -38380,11 +38380,11 @@ rounds_pairs:
 	ADDQ            $0x00000800, CX
 	ADDQ            $0x00000800, DX
 	ADDQ            $0x00000040, DI
-	SUBQ            $0x02, BX
-	CMPQ            BX, $0x02
+	SUBQ            $0x00000002, BX
+	CMPQ            BX, $0x00000002
 	JAE             pairs
 
-single:
+last:
 	TESTQ           BX, BX
 	JZ              done
 	VBROADCASTI32X4 2048(SI), Z12
@@ -39180,8 +39180,8 @@ TEXT ·decryptXTSHalves64AVX512(SB), $4928-40
 	VMOVDQU64 992(AX), Z9
 	VMOVDQU64 1056(AX), Z10
 	VMOVDQU64 1120(AX), Z11
-	CMPQ      BX, $0x02
-	JB        single
+	CMPQ      BX, $0x00000002
+	JB        last
 
 pairs:
 	VBROADCASTI32X4 2064(SI), Z12
@@ -40674,11 +40674,11 @@ rounds_pairs:
 	ADDQ            $0x00000800, CX
 	ADDQ            $0x00000800, DX
 	ADDQ            $0x00000040, DI
-	SUBQ            $0x02, BX
-	CMPQ            BX, $0x02
+	SUBQ            $0x00000002, BX
+	CMPQ            BX, $0x00000002
 	JAE             pairs
 
-single:
+last:
 	TESTQ           BX, BX
 	JZ              done
 	VBROADCASTI32X4 2064(SI), Z12
@@ -73677,8 +73677,8 @@ TEXT ·encryptXTSHalves64AVX512GFNI(SB), $4672-40
 	VMOVDQU64    1120(AX), Z11
 	VPBROADCASTQ 2496(SI), Z12
 	VPBROADCASTQ 2504(SI), Z13
-	CMPQ         BX, $0x02
-	JB           single
+	CMPQ         BX, $0x00000002
+	JB           last
 
 pairs:
 	VBROADCASTI32X4 2048(SI), Z14
@@ -75043,11 +75043,11 @@ rounds_pairs:
 	ADDQ            $0x00000800, CX
 	ADDQ            $0x00000800, DX
 	ADDQ            $0x00000040, DI
-	SUBQ            $0x02, BX
-	CMPQ            BX, $0x02
+	SUBQ            $0x00000002, BX
+	CMPQ            BX, $0x00000002
 	JAE             pairs
 
-single:
+last:
 	TESTQ           BX, BX
 	JZ              done
 	VBROADCASTI32X4 2048(SI), Z14
@@ -75773,8 +75773,8 @@ TEXT ·decryptXTSHalves64AVX512GFNI(SB), $4672-40
 	VMOVDQU64    1120(AX), Z11
 	VPBROADCASTQ 2496(SI), Z12
 	VPBROADCASTQ 2504(SI), Z13
-	CMPQ         BX, $0x02
-	JB           single
+	CMPQ         BX, $0x00000002
+	JB           last
 
 pairs:
 	VBROADCASTI32X4 2064(SI), Z14
@@ -77139,11 +77139,11 @@ rounds_pairs:
 	ADDQ            $0x00000800, CX
 	ADDQ            $0x00000800, DX
 	ADDQ            $0x00000040, DI
-	SUBQ            $0x02, BX
-	CMPQ            BX, $0x02
+	SUBQ            $0x00000002, BX
+	CMPQ            BX, $0x00000002
 	JAE             pairs
 
-single:
+last:
 	TESTQ           BX, BX
 	JZ              done
 	VBROADCASTI32X4 2064(SI), Z14
