@@ -6,9 +6,9 @@ import "math/bits"
 
 // The fused mode kernels take the whole groups of 64 blocks of a run, and
 // the blocks after them too: as one more group wherever c's bulk kernel
-// would pad them (padsTail; the last whole group with them where
-// pairedTail says, and CTR's and CFB decryption's partial last block among
-// them, or ending the last whole group), in place, the 64-block kernels
+// would pad them (padsTail; the last whole group with them where the
+// whole groups are odd in number, and CTR's and CFB decryption's partial
+// last block among them, or ending the last whole group), in place, the 64-block kernels
 // masking the group's missing blocks and bytes, where they were padded in
 // a buffer before (Zen 5, NewCipher, a message of 1504 bytes at 8 offsets
 // in turn, medians of 5 runs of two builds taking turns: XTS 1.11x, CBC
@@ -142,7 +142,7 @@ const (
 // fused runs the fused kernel of mode m over the whole groups of src into
 // dst, and then over the blocks after them: as a group where c's plan pads
 // them, the 64-block kernel masking what is missing of it, in place (with
-// the last whole group where pairedTail says), or through the word
+// the last whole group where the whole groups are odd in number), or through the word
 // layout's mode kernels where the 16- and 32-block kernels would take them
 // (narrowTail); and returns how many bytes it did. It moves on the mode's
 // counter or tweak ctr, or its IV iv, by the blocks it did. With rest (CTR
@@ -297,25 +297,6 @@ func (c *Cipher) fused64(m int, dst, src *byte, size int, ctr *[2]uint64, iv, re
 	}
 }
 
-// pairedTail returns where the last call of the 64-block kernels starts in
-// a run of n blocks whose last group is not whole (padded, masked, or
-// holding a partial block): at that group, or at the whole group before it
-// where the groups before it are odd in number. The kernels take groups
-// two at a time, one group's work filling the other's waits, and the last
-// one of an odd number alone, which takes two thirds of a pair's time; so
-// the last group goes with the whole group before it, to be its pair,
-// rather than alone after it (the kernels that mask it pair them so
-// themselves; a buffer that pads it takes the whole group too). When the
-// group was padded in a buffer, on Zen 5, runs of 70, 74, 80 and 96
-// blocks ran 1.18-1.25x as fast: 601-629 ns against 739-749 ns before
-// (medians of 5 alternating runs of the two test binaries, go test -run
-// '^$' -bench 'Runs/n=(70|74|80|96)/impl=avx512-gfni$' ./internal/kernel;
-// a group alone 350-400 ns, two in one call 537 ns).
-func pairedTail(n int) int {
-	g := (n - 1) / FusedGroup
-	return (g - g%2) * FusedGroup
-}
-
 // padsTail reports whether, in a run of n blocks, p's bulk kernel takes
 // the blocks after the last whole group as one padded group of its own, as
 // crypt64AVX512 does: more than smallTail of them and not narrowTail's, in
@@ -341,7 +322,7 @@ const narrowMost = 32
 // Zen 5 and those kernels 225-235 ns for up to 16 blocks and 280-290 ns
 // for up to 32 (avx512-gfni; go test -run '^$' -bench 'AVX512Tail'
 // ./internal/kernel); after an odd number, the padded group pairs with the
-// last whole one, for 180-190 ns more than that one alone (pairedTail).
+// last whole one, for 180-190 ns more than that one alone (the 64-block kernels pair them: kern.blocks in _asm/avx512).
 func narrowTail(n int) bool {
 	r := n % FusedGroup
 	return r > smallTail && r <= narrowMost && n/FusedGroup%2 == 0
@@ -353,7 +334,7 @@ func narrowTail(n int) bool {
 // group. A caller that gives whole groups to a fused kernel and such a run
 // after them to EncryptBlocks does better, where its whole groups are odd
 // in number, to give the last of them to EncryptBlocks too: the bulk
-// kernel takes the two groups together, as a pair (pairedTail).
+// kernel takes the two groups together, as a pair (the 64-block kernels pair them: kern.blocks in _asm/avx512).
 func (c *Cipher) TakesAsGroup(n int) bool {
 	return c.Fused() && (n == FusedGroup || n < FusedGroup && c.plan.padsTail(FusedGroup+n))
 }

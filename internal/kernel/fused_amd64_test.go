@@ -16,7 +16,7 @@ import (
 
 // fusedLengths are the block counts the fused kernels' tests try: every
 // count up to two groups and three blocks, three groups with a padded rest
-// (the last whole group then goes with it, pairedTail, after a call of two),
+// (the last whole group then goes with it, after a call of two),
 // and a few random ones up to ten groups; with -short (under emulation),
 // the counts around each group's edges and the padding's thresholds
 // (smallTail, narrowMost), three groups with a padded rest, and one random
@@ -391,26 +391,6 @@ func TestFusedPartial(t *testing.T) {
 			}
 		}
 	})
-}
-
-// TestPairedTail checks where the buffered part of a run of n blocks
-// starts (pairedTail), for every n up to ten groups: at a group's start,
-// after an even number of whole groups, so that the calls before it run
-// groups in pairs; at the last group, the one a padded rest or a partial
-// block is in, or at the whole group before it where the groups before
-// that are odd in number, so that the two go as a pair; never more than two
-// groups, the stack buffer of fused and crypt64AVX512.
-func TestPairedTail(t *testing.T) {
-	for n := 1; n <= 10*FusedGroup; n++ {
-		last := (n - 1) / FusedGroup * FusedGroup // the last group's first block
-		want := last
-		if last/FusedGroup%2 == 1 {
-			want -= FusedGroup
-		}
-		if got := pairedTail(n); got != want || got%(2*FusedGroup) != 0 || n-got > 2*FusedGroup {
-			t.Fatalf("pairedTail(%d) = %d, want %d", n, got, want)
-		}
-	}
 }
 
 // TestCTRGroupsCarry checks the CTR kernel's counter where it carries: from

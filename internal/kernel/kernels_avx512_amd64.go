@@ -281,7 +281,7 @@ func hashOCB32AVX512(ks *Schedule, src *byte, n int, t *OCBTable, base, sum *[Bl
 // through avx512-gfni's single-block kernel), through the 16- or 32-block
 // kernels where narrowTail says, and otherwise through the 64-block
 // kernel as one more group, its missing blocks masked (neither read nor
-// written), paired with the last full group as pairedTail says; so no
+// written), paired with the last full group where the full groups are odd in number; so no
 // block reaches a kernel that looks tables up. The masks cost nothing
 // that a buffer to pad the group in did: 94 blocks 1.13x that way (Zen 5,
 // 584 against 658 ns).
@@ -294,7 +294,7 @@ func crypt64AVX512(ks *Schedule, dst, src []byte, dec, gfni bool) {
 	r := n % 64
 	if r > smallTail && !narrowTail(n) {
 		// The 64-block kernel masks the last group's missing blocks, and
-		// pairs it with the last whole group as pairedTail says.
+		// pairs it with the last whole group where the whole groups are odd in number.
 		runAVX512(ks, &dst[0], &src[0], n, 64, dec, gfni)
 		return
 	}

@@ -77,7 +77,7 @@ func ocbMaskWith(impl int, dst, src []byte, t *OCBTable, offs *OCBOffsets, sum *
 // (avx512-vbmi, avx512-gfni). It takes the whole groups, with the blocks
 // after them that the plan pads into a group (the 64-block kernels mask
 // what is missing of it, and pair it with the last whole group where
-// pairedTail says), or that the 16- and 32-block kernels would take
+// the whole groups are odd in number), or that the 16- and 32-block kernels would take
 // (narrowTail), through the word layout's OCB kernels with the base offset
 // of their group; it leaves to the caller, for passes of OCBMask around
 // the block cipher, a rest that the plan gives narrower kernels. It
