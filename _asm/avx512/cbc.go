@@ -73,7 +73,8 @@ func (o *cbcKernel) load(src reg.Register, g, r int, white zmm) zmm {
 	x := c.ZMM()
 	at := operand.Mem{Base: src, Disp: blocks*16*g + 64*r}
 	if o.k.masked == g+1 {
-		c.VPXORD_Z(at, white, o.k.mask(r), x)
+		zero(x)
+		o.k.holds(r, func() { c.VPXORD_Z(at, white, o.k.mask(r), x) })
 		return x
 	}
 	c.VPXORD(at, white, x)
@@ -108,7 +109,9 @@ func (o *cbcKernel) store(src, dst reg.Register, g, r int, x, white zmm) {
 		o.prev = c.ZMM()
 		next := operand.Mem{Base: src, Disp: at + 64 - 16}
 		if gn := g + (r+1)/16; o.k.masked == gn+1 {
-			c.VMOVDQU32_Z(next, o.k.mask((r+1)%16), o.prev)
+			rn, prev := (r+1)%16, o.prev
+			zero(prev)
+			o.k.holds(rn, func() { c.VMOVDQU32_Z(next, o.k.mask(rn), prev) })
 		} else {
 			c.VMOVDQU64(next, o.prev)
 		}

@@ -46,7 +46,8 @@ func (o *cfbKernel) load(src reg.Register, g, r int, white zmm) zmm {
 		// block's, maybe partial, not among them.
 		m := operand.Mem{Base: src, Disp: at - 16}
 		if o.k.masked == g+1 {
-			c.VPXORD_Z(m, white, o.k.mask(r), x)
+			zero(x)
+			o.k.holds(r, func() { c.VPXORD_Z(m, white, o.k.mask(r), x) })
 		} else {
 			c.VPXORD(m, white, x)
 		}

@@ -39,17 +39,37 @@ type wordMode interface {
 	// begin loads the mode's argument.
 	begin()
 	// load returns register r of the kernel's input, in memory order,
-	// from the source and its present blocks k.
-	load(src reg.Register, r int, k reg.OpmaskVirtual) zmm
+	// from the source's present blocks.
+	load(src reg.Register, r int, masks wordMasks) zmm
 	// store finishes the output registers out and stores them.
 	store(src, dst reg.Register, out []zmm, masks wordMasks)
 }
 
 // wordMasks makes the masks of register r of a pass: the 32-bit words of
 // its present blocks; and in the kernels of a partial last block its
-// present bytes, and the 64-bit words of the last block if r holds it.
+// present bytes, and the 64-bit words of the last block if r holds it. n
+// is the pass's blocks, which holds tests.
 type wordMasks struct {
 	blocks, bytes, last func(r int) reg.OpmaskVirtual
+	n                   reg.Register
+}
+
+// holds emits access, loads and stores of register r, only where the
+// pass has a block there (ifHolds; kern.holds says why).
+func (m wordMasks) holds(r int, access func()) { ifHolds(m.n, 4, r, access) }
+
+// load returns register r's present blocks of the 64 bytes at at, zeros
+// elsewhere.
+func (m wordMasks) load(at operand.Mem, r int) zmm {
+	x := c.ZMM()
+	zero(x)
+	m.holds(r, func() { c.VMOVDQU32_Z(at, m.blocks(r), x) })
+	return x
+}
+
+// store stores register r's present blocks of x to at.
+func (m wordMasks) store(x zmm, r int, at operand.Mem) {
+	m.holds(r, func() { c.VMOVDQU32(x, m.blocks(r), at) })
 }
 
 // partialMasks returns wordMasks' bytes and last for a pass of nbytes
@@ -122,14 +142,6 @@ func at(base reg.Register, r, off int) operand.Mem {
 	return operand.Mem{Base: base, Disp: 64*r + off}
 }
 
-// maskedLoad returns the present blocks k of the 64 bytes at m, zeros
-// elsewhere.
-func maskedLoad(m operand.Mem, k reg.OpmaskVirtual) zmm {
-	x := c.ZMM()
-	c.VMOVDQU32_Z(m, k, x)
-	return x
-}
-
 // xorStore XORs each output register, CTR's or CFB's key stream, into the
 // source's register r and stores it, byte by byte, as the last block may be
 // partial; that block's key stream goes to *rest, one VPCOMPRESSQ a
@@ -138,12 +150,14 @@ func xorStore(src, dst, rest reg.Register, out []zmm, masks wordMasks) {
 	kept := c.ZMM()
 	c.VPXORD(kept, kept, kept)
 	for r, x := range out {
-		k := masks.bytes(r)
-		c.VPCOMPRESSQ(x, masks.last(r), kept)
-		s := c.ZMM()
-		c.VMOVDQU8_Z(at(src, r, 0), k, s)
-		c.VPXORD(s, x, x)
-		c.VMOVDQU8(x, k, at(dst, r, 0))
+		masks.holds(r, func() {
+			k := masks.bytes(r)
+			c.VPCOMPRESSQ(x, masks.last(r), kept)
+			s := c.ZMM()
+			c.VMOVDQU8_Z(at(src, r, 0), k, s)
+			c.VPXORD(s, x, x)
+			c.VMOVDQU8(x, k, at(dst, r, 0))
+		})
 	}
 	c.VMOVDQU64(kept.AsX(), operand.Mem{Base: rest})
 }
@@ -153,13 +167,13 @@ func xorStore(src, dst, rest reg.Register, out []zmm, masks wordMasks) {
 // and CFB decryption encrypts. Register 0 takes lanes 1 to 3 from the
 // source's first three blocks (VALIGNQ), so that no load reads before the
 // source.
-func chained(src, iv reg.Register, r int, k reg.OpmaskVirtual) zmm {
+func chained(src, iv reg.Register, r int, masks wordMasks) zmm {
 	if r > 0 {
-		return maskedLoad(at(src, r, -16), k)
+		return masks.load(at(src, r, -16), r)
 	}
 	v, p := c.ZMM(), c.ZMM()
 	c.VBROADCASTI32X4(operand.Mem{Base: iv}, v)
-	c.VALIGNQ(operand.U8(6), v, maskedLoad(at(src, 0, 0), k), p) // lane 3 of v, lanes 0 to 2 of the source
+	c.VALIGNQ(operand.U8(6), v, masks.load(at(src, 0, 0), 0), p) // lane 3 of v, lanes 0 to 2 of the source
 	return p
 }
 
@@ -183,7 +197,7 @@ func (o *wordCTR) begin() {
 	c.VMOVDQU64(ctrSwap, o.bswap)
 }
 
-func (o *wordCTR) load(_ reg.Register, r int, _ reg.OpmaskVirtual) zmm {
+func (o *wordCTR) load(_ reg.Register, r int, _ wordMasks) zmm {
 	x := c.ZMM()
 	add(x, o.base, ctrOffsets.Offset(64*r), o.one)
 	c.VPSHUFB(o.bswap, x, x)
@@ -208,15 +222,14 @@ func (o *wordCBC) partial() bool { return false }
 
 func (o *wordCBC) begin() { o.iv = c.Load(c.Param("iv"), c.GP64()) }
 
-func (o *wordCBC) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
-	return maskedLoad(at(src, r, 0), k)
+func (o *wordCBC) load(src reg.Register, r int, masks wordMasks) zmm {
+	return masks.load(at(src, r, 0), r)
 }
 
 func (o *wordCBC) store(src, dst reg.Register, out []zmm, masks wordMasks) {
 	for r := len(out) - 1; r >= 0; r-- {
-		k := masks.blocks(r)
-		c.VPXORD(chained(src, o.iv, r, k), out[r], out[r])
-		c.VMOVDQU32(out[r], k, at(dst, r, 0))
+		c.VPXORD(chained(src, o.iv, r, masks), out[r], out[r])
+		masks.store(out[r], r, at(dst, r, 0))
 	}
 }
 
@@ -236,8 +249,8 @@ func (o *wordCFB) begin() {
 	o.rest = c.Load(c.Param("rest"), c.GP64())
 }
 
-func (o *wordCFB) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
-	return chained(src, o.iv, r, k)
+func (o *wordCFB) load(src reg.Register, r int, masks wordMasks) zmm {
+	return chained(src, o.iv, r, masks)
 }
 
 func (o *wordCFB) store(src, dst reg.Register, out []zmm, masks wordMasks) {
@@ -270,8 +283,8 @@ func (o *wordXTS) tweaks(r int) zmm {
 	return mulX(o.r0, operand.U8(4*r), nil)
 }
 
-func (o *wordXTS) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
-	x := maskedLoad(at(src, r, 0), k)
+func (o *wordXTS) load(src reg.Register, r int, masks wordMasks) zmm {
+	x := masks.load(at(src, r, 0), r)
 	c.VPXORD(o.tweaks(r), x, x)
 	return x
 }
@@ -279,7 +292,7 @@ func (o *wordXTS) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
 func (o *wordXTS) store(_, dst reg.Register, out []zmm, masks wordMasks) {
 	for r, x := range out {
 		c.VPXORD(o.tweaks(r), x, x)
-		c.VMOVDQU32(x, masks.blocks(r), at(dst, r, 0))
+		masks.store(x, r, at(dst, r, 0))
 	}
 }
 
@@ -326,11 +339,11 @@ func (o *wordOCB) broadcastBase() zmm {
 	return b
 }
 
-func (o *wordOCB) load(src reg.Register, r int, k reg.OpmaskVirtual) zmm {
+func (o *wordOCB) load(src reg.Register, r int, masks wordMasks) zmm {
 	if r == 0 {
 		o.b = o.broadcastBase()
 	}
-	x := maskedLoad(at(src, r, 0), k)
+	x := masks.load(at(src, r, 0), r)
 	o.whiten(x, o.b, r)
 	return x
 }
@@ -348,17 +361,16 @@ func (o *wordOCB) store(src, dst reg.Register, out []zmm, masks wordMasks) {
 	}
 	if !o.dec {
 		for r := range out {
-			c.VPXORD(maskedLoad(at(src, r, 0), present(r)), acc, acc)
+			c.VPXORD(masks.load(at(src, r, 0), r), acc, acc)
 		}
 	}
 	o.b = o.broadcastBase()
 	for r, x := range out {
-		k := present(r)
 		o.whiten(x, o.b, r)
 		if o.dec {
-			c.VPXORD(x, acc, k, acc)
+			c.VPXORD(x, acc, present(r), acc)
 		}
-		c.VMOVDQU32(x, k, at(dst, r, 0))
+		masks.store(x, r, at(dst, r, 0))
 	}
 	addLanes(acc, o.sum)
 }

@@ -136,7 +136,7 @@ func kernelWords(dec bool, sets int, m wordMode) {
 		c.KMOVW(t.As32(), m)
 		return m
 	}
-	masks := wordMasks{blocks: present}
+	masks := wordMasks{blocks: present, n: n}
 	if nbytes != nil {
 		masks.bytes, masks.last = partialMasks(n, nbytes)
 	}
@@ -149,11 +149,10 @@ func kernelWords(dec bool, sets int, m wordMode) {
 		var r [4]zmm
 		for j := range r {
 			if m != nil {
-				r[j] = m.load(src, 4*i+j, present(4*i+j))
+				r[j] = m.load(src, 4*i+j, masks)
 				continue
 			}
-			r[j] = c.ZMM()
-			c.VMOVDQU32_Z(operand.Mem{Base: src, Disp: 64 * (4*i + j)}, present(4*i+j), r[j])
+			r[j] = masks.load(operand.Mem{Base: src, Disp: 64 * (4*i + j)}, 4*i+j)
 		}
 		w[i] = transpose4(r)
 		for j := range w[i] {
@@ -195,7 +194,7 @@ func kernelWords(dec bool, sets int, m wordMode) {
 			continue
 		}
 		for j := range r {
-			c.VMOVDQU32(r[j], present(4*i+j), operand.Mem{Base: dst, Disp: 64 * (4*i + j)})
+			masks.store(r[j], 4*i+j, operand.Mem{Base: dst, Disp: 64 * (4*i + j)})
 		}
 	}
 	if m != nil {
