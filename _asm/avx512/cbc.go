@@ -73,8 +73,8 @@ func (o *cbcKernel) load(src reg.Register, g, r int, white zmm) zmm {
 	x := c.ZMM()
 	at := operand.Mem{Base: src, Disp: blocks*16*g + 64*r}
 	if o.k.masked == g+1 {
-		zero(x)
-		o.k.holds(r, func() { c.VPXORD_Z(at, white, o.k.mask(r), x) })
+		x = o.k.loadBlocks(src, g, r)
+		c.VPXORD(white, x, x)
 		return x
 	}
 	c.VPXORD(at, white, x)
@@ -85,9 +85,9 @@ func (o *cbcKernel) load(src reg.Register, g, r int, white zmm) zmm {
 // ciphertext block to the slot.
 func (o *cbcKernel) stores(src reg.Register, ng int) {
 	o.ng = ng
-	iv, first := c.ZMM(), c.ZMM()
+	iv := c.ZMM()
 	c.VBROADCASTI32X4(o.slot, iv)
-	o.k.loadFirst(src, first)
+	first := o.k.loadFirst(src)
 	o.prev = c.ZMM()
 	c.VALIGNQ(operand.U8(6), iv, first, o.prev) // lane 3 of iv, lanes 0 to 2 of first
 	if o.k.masked > 0 {
@@ -108,16 +108,14 @@ func (o *cbcKernel) store(src, dst reg.Register, g, r int, x, white zmm) {
 		// next group's register 0: that register's blocks' mask.
 		o.prev = c.ZMM()
 		next := operand.Mem{Base: src, Disp: at + 64 - 16}
-		if gn := g + (r+1)/16; o.k.masked == gn+1 {
-			rn, prev := (r+1)%16, o.prev
-			zero(prev)
-			o.k.holds(rn, func() { c.VMOVDQU32_Z(next, o.k.mask(rn), prev) })
+		if gn, rn := g+(r+1)/16, (r+1)%16; o.k.masked == gn+1 {
+			o.prev = o.k.stretch(gn, false).load(src, rn, -16, func() reg.OpmaskVirtual { return o.k.mask(rn) }, false)
 		} else {
 			c.VMOVDQU64(next, o.prev)
 		}
 	}
 	c.VPTERNLOGD(operand.U8(0x96), p, white, x)
-	o.k.storeBlocks(g, r, x, operand.Mem{Base: dst, Disp: at})
+	o.k.storeBlocks(dst, g, r, x)
 }
 
 func (o *cbcKernel) unit() int { return 1 }

@@ -46,16 +46,16 @@ func (o *cfbKernel) load(src reg.Register, g, r int, white zmm) zmm {
 		// block's, maybe partial, not among them.
 		m := operand.Mem{Base: src, Disp: at - 16}
 		if o.k.masked == g+1 {
-			zero(x)
-			o.k.holds(r, func() { c.VPXORD_Z(m, white, o.k.mask(r), x) })
+			x = o.k.stretch(g, true).load(src, r, -16, func() reg.OpmaskVirtual { return o.k.mask(r) }, false)
+			c.VPXORD(white, x, x)
 		} else {
 			c.VPXORD(m, white, x)
 		}
 		return x
 	}
-	iv, first := c.ZMM(), c.ZMM()
+	iv := c.ZMM()
 	c.VBROADCASTI32X4(o.slot, iv)
-	o.k.loadFirst(src, first)
+	first := o.k.loadFirst(src)
 	c.VALIGNQ(operand.U8(6), iv, first, x) // lane 3 of iv, lanes 0 to 2 of first
 	c.VPXORD(x, white, x)
 	return x
@@ -85,7 +85,7 @@ func (o *cfbKernel) store(src, dst reg.Register, g, r int, x, white zmm) {
 	at := operand.Mem{Base: src, Disp: blocks*16*g + 64*r}
 	to := operand.Mem{Base: dst, Disp: blocks*16*g + 64*r}
 	if o.k.masked == g+1 {
-		o.k.xorTail(at, to, x, white, r, o.rest)
+		o.k.xorTail(src, dst, g, r, x, white, o.rest)
 		return
 	}
 	c.VPTERNLOGD(operand.U8(0x96), at, white, x)

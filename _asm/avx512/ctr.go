@@ -139,7 +139,7 @@ func (o *ctrKernel) store(src, dst reg.Register, g, r int, x, white zmm) {
 		c.VMOVDQU64(x, to)
 		return
 	}
-	o.k.xorTail(at, to, x, white, r, o.rest)
+	o.k.xorTail(src, dst, g, r, x, white, o.rest)
 }
 
 func (o *ctrKernel) endGroup() {}

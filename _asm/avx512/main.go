@@ -262,10 +262,11 @@ func constants() {
 	// Byte 4b+w of a lane takes byte 4w+b.
 	byteTranspose = table("byteTranspose", func(i int) byte { return byte(i&^15 | (i&3)<<2 | (i&15)>>2) })
 	zeros = table("zeros", func(int) byte { return 0 })
+	iota64 = table("iota64", func(i int) byte { return byte(i) })
 }
 
-// zeros is 64 zero bytes.
-var zeros operand.Mem
+// zeros is 64 zero bytes, iota64 the bytes 0 to 63.
+var zeros, iota64 operand.Mem
 
 // zero sets x to zero: a load of zeros, as avo takes VPXORD x, x, x for a
 // read of x, which would make x live from the kernel's entry.
@@ -307,46 +308,16 @@ type kern struct {
 	tails int
 	// bytesOnly is set by a mode that reads only the byte masks (CTR).
 	bytesOnly bool
-	// count is what the masked group has, in the kernel's unit (blocks,
-	// or bytes), for holds.
-	count reg.GPVirtual
-	// unit is the bytes of a block in count: 1 where count is blocks, 16
-	// where it is bytes.
-	unit int
+	// count is what the masked group has, blocks or (countBytes) bytes.
+	count      reg.GPVirtual
+	countBytes bool
 }
 
-// holds emits access, masked loads or stores of register r of the masked
-// group, only where that register has a block or a byte of the run, behind
-// a branch on the public count. A masked access touches no memory where its
-// mask is clear, but where those bytes lie in a page that is not mapped in
-// (fresh memory from the heap or mmap, never written; a guard page) Zen 5
-// takes a slow assist for it each time: 1200 bytes ending at such a page
-// took 5.05 µs in ECB and 7.1 µs in CBC decryption, against 0.57 and 0.58
-// with the page mapped, when the registers past the run were loaded and
-// stored with empty masks; 0.89 and 0.91 µs skipping them (go test -run
-// '^$' -bench PageEnd .). Register 0 always has a block.
-func (k *kern) holds(r int, access func()) {
-	ifHolds(k.count, 4*k.unit, r, access)
+// stretch returns group g as the masked stretch, counted as cfb's
+// rounded if rounded.
+func (k *kern) stretch(g int, rounded bool) stretch {
+	return stretch{count: k.count, blocks: !k.countBytes, rounded: rounded, start: groupState * g}
 }
-
-// ifHolds emits access only where count, in units of which a register
-// holds per, reaches register r: count > per·r. r = 0 needs no test, count
-// being at least 1. See kern.holds for why.
-func ifHolds(count reg.Register, per, r int, access func()) {
-	if r == 0 {
-		access()
-		return
-	}
-	absent++
-	skip := fmt.Sprintf("absent%d", absent)
-	c.CMPQ(count, operand.U32(per*r))
-	c.JBE(operand.LabelRef(skip))
-	access()
-	c.Label(skip)
-}
-
-// absent numbers ifHolds' labels.
-var absent int
 
 // maskFrame is the size of the masks of a tail kernel's last group in its
 // frame.
@@ -845,11 +816,12 @@ func kernel(dec bool, mode mode) {
 // blocks emits a kernel's loop over the n (n > 0) groups, blocks, or bytes
 // (unit 0, 1, 16; see mode.unit) from src to dst: two whole groups at a
 // time, then a last whole group alone, or a last group with fewer blocks,
-// with the whole group before it if there is one left, its loads and
-// stores masked with what there is of it (setMask's masks, a 16-bit mask a
-// register, and byteMasks' where the kernel counts bytes), so that a run
-// that ends in a partial group needs no buffer to pad it: missing blocks
-// are neither read nor written, their lanes encrypt zeros or counters.
+// with the whole group before it if there is one left, a stretch
+// (stretch.go) whose loads and stores take what there is of it
+// (setMask's masks, a 16-bit mask a register, and byteMasks' where the
+// kernel counts bytes), so that a run that ends in a partial group needs
+// no buffer to pad it: missing blocks are neither read nor written, their
+// lanes encrypt zeros or counters.
 // The last group goes with the whole group before it when the whole groups
 // are odd in number: a group alone takes two thirds of a pair's time, one
 // group's work filling the other's waits (Zen 5: a group alone 350-400 ns,
@@ -898,7 +870,7 @@ func (k *kern) blocks(src, dst, n reg.Register, unit int) {
 	c.JBE(operand.LabelRef("masks"))
 	c.SUBQ(operand.U32(per), m)
 	c.Label("masks")
-	k.count, k.unit = m, max(unit, 1)
+	k.count, k.countBytes = m, unit > 1
 	nb := m // the last group's blocks
 	if unit > 1 {
 		nb = c.GP64()
@@ -936,57 +908,52 @@ func (k *kern) loadBlocks(src reg.Register, g, r int) zmm {
 	x := c.ZMM()
 	m := operand.Mem{Base: src, Disp: groupState*g + 64*r}
 	if k.masked == g+1 {
-		zero(x)
-		k.holds(r, func() { c.VMOVDQU32_Z(m, k.mask(r), x) })
-		return x
+		return k.stretch(g, false).load(src, r, 0, func() reg.OpmaskVirtual { return k.mask(r) }, false)
 	}
 	c.VMOVDQU64(m, x)
 	return x
 }
 
-// loadFirst loads the first register of a body from src into x: the blocks
+// loadFirst returns the first register of a body from src: the blocks
 // there are, if it is the masked group.
-func (k *kern) loadFirst(src reg.Register, x zmm) {
-	if k.masked == 1 {
-		c.VMOVDQU32_Z(operand.Mem{Base: src}, k.mask(0), x)
-		return
-	}
-	c.VMOVDQU64(operand.Mem{Base: src}, x)
+func (k *kern) loadFirst(src reg.Register) zmm {
+	return k.loadBlocks(src, 0, 0)
 }
 
-// storeBlocks stores x, register r of group g, to m: the blocks there are
-// in the masked group.
-func (k *kern) storeBlocks(g, r int, x zmm, m operand.Mem) {
+// storeBlocks stores x, register r of group g, to dst: the blocks there
+// are in the masked group.
+func (k *kern) storeBlocks(dst reg.Register, g, r int, x zmm) {
 	if k.masked == g+1 {
-		k.holds(r, func() { c.VMOVDQU32(x, k.mask(r), m) })
+		k.stretch(g, false).store(x, dst, r, func() reg.OpmaskVirtual { return k.mask(r) }, false)
 		return
 	}
-	c.VMOVDQU64(x, m)
+	c.VMOVDQU64(x, operand.Mem{Base: dst, Disp: groupState*g + 64*r})
 }
 
-// xorTail XORs x, register r's whitened key stream in the masked group
-// (CTR's and CFB decryption's), into the source at and stores it to to,
+// xorTail XORs x, register r of group g's whitened key stream in the
+// masked group (CTR's and CFB decryption's), into the source and stores it,
 // byte by byte, as the last block may be partial; that block's key stream
 // goes to *rest after the last register, one VPCOMPRESSQ from the register
 // that holds it.
-func (k *kern) xorTail(at, to operand.Mem, x, white zmm, r int, rest reg.Register) {
+func (k *kern) xorTail(src, dst reg.Register, g, r int, x, white zmm, rest reg.Register) {
 	if r == 0 {
 		k.kept = c.ZMM()
 		c.VPXORD(k.kept, k.kept, k.kept)
 		k.tails++
 	}
-	k.holds(r, func() {
-		kb, s := k.byteMask(r), c.ZMM()
-		c.VMOVDQU8_Z(at, kb, s)
+	st := k.stretch(g, false)
+	mask := func() reg.OpmaskVirtual { return k.byteMask(r) }
+	in := st.load(src, r, 0, mask, true)
+	st.holds(r, func() {
 		c.VPXORD(white, x, x)
 		other := fmt.Sprintf("tail%d_other%d", k.tails, r)
 		c.CMPQ(k.lastReg, operand.U8(r))
 		c.JNE(operand.LabelRef(other))
 		c.VPCOMPRESSQ(x, k.lastWords(), k.kept)
 		c.Label(other)
-		c.VPXORD(s, x, x)
-		c.VMOVDQU8(x, kb, to)
+		c.VPXORD(in, x, x)
 	})
+	st.store(x, dst, r, mask, true)
 	if r == 15 {
 		c.VMOVDQU64(k.kept.AsX(), operand.Mem{Base: rest})
 	}
@@ -1071,9 +1038,8 @@ func (k *kern) load(src reg.Register, g, w int) {
 			}
 			r[i] = c.ZMM()
 			if k.masked == g+1 {
-				x, r := r[i], 4*q+i
-				zero(x)
-				k.holds(r, func() { c.VPXORD_Z(operand.Mem{Base: src, Disp: groupState*g + 64*r}, white, k.mask(r), x) })
+				r[i] = k.loadBlocks(src, g, 4*q+i)
+				c.VPXORD(white, r[i], r[i])
 				continue
 			}
 			c.VPXORD(operand.Mem{Base: src, Disp: groupState*g + 64*(4*q+i)}, white, r[i])
@@ -1111,7 +1077,7 @@ func (k *kern) store(src, dst reg.Register, g, w int) {
 			}
 			c.VPXORD(t[i], white, t[i])
 			if k.masked == g+1 {
-				k.storeBlocks(g, 4*q+i, t[i], operand.Mem{Base: dst, Disp: groupState*g + 64*(4*q+i)})
+				k.storeBlocks(dst, g, 4*q+i, t[i])
 				continue
 			}
 			c.VMOVDQU64(t[i], operand.Mem{Base: dst, Disp: groupState*g + 64*(4*q+i)})

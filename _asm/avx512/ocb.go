@@ -120,7 +120,7 @@ func (o *ocbKernel) store(_, dst reg.Register, g, r int, x, white zmm) {
 		}
 		o.add(x, k)
 	}
-	o.k.storeBlocks(g, r, x, operand.Mem{Base: dst, Disp: groupState*g + 64*r})
+	o.k.storeBlocks(dst, g, r, x)
 }
 
 func (o *ocbKernel) whiten(x, white zmm, r int) {

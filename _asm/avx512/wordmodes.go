@@ -21,10 +21,9 @@ import (
 // Each register holds four blocks in memory order (register r blocks 4r
 // to 4r+3), before the transpose to word layout on load and after the one
 // back on store. Blocks missing from the pass are neither read nor
-// written: every load and store that touches the message is masked with
-// the register's present blocks, as in ECB. The state after the pass (the
-// counter, the IV, the tweak) is the caller's to move on: the kernels
-// read it and do not write it.
+// written: the pass is a stretch (stretch.go), as in ECB. The state after
+// the pass (the counter, the IV, the tweak) is the caller's to move on:
+// the kernels read it and do not write it.
 //
 // CTR's and CFB decryption's kernels take a partial last block, their
 // count n in bytes: the source's bytes past n are neither read nor written,
@@ -47,29 +46,23 @@ type wordMode interface {
 
 // wordMasks makes the masks of register r of a pass: the 32-bit words of
 // its present blocks; and in the kernels of a partial last block its
-// present bytes, and the 64-bit words of the last block if r holds it. n
-// is the pass's blocks, which holds tests.
+// present bytes, and the 64-bit words of the last block if r holds it.
+// The pass is a stretch of n blocks (nbytes bytes where the last block may
+// be partial).
 type wordMasks struct {
 	blocks, bytes, last func(r int) reg.OpmaskVirtual
-	n                   reg.Register
+	n, nbytes           reg.Register
 }
 
-// holds emits access, loads and stores of register r, only where the
-// pass has a block there (ifHolds; kern.holds says why).
-func (m wordMasks) holds(r int, access func()) { ifHolds(m.n, 4, r, access) }
-
-// load returns register r's present blocks of the 64 bytes at at, zeros
-// elsewhere.
-func (m wordMasks) load(at operand.Mem, r int) zmm {
-	x := c.ZMM()
-	zero(x)
-	m.holds(r, func() { c.VMOVDQU32_Z(at, m.blocks(r), x) })
-	return x
+// load returns register r's present blocks of the 64 bytes at base + 64r
+// + off, zeros elsewhere.
+func (m wordMasks) load(base reg.Register, r, off int) zmm {
+	return stretch{count: m.n, blocks: true}.load(base, r, off, func() reg.OpmaskVirtual { return m.blocks(r) }, false)
 }
 
-// store stores register r's present blocks of x to at.
-func (m wordMasks) store(x zmm, r int, at operand.Mem) {
-	m.holds(r, func() { c.VMOVDQU32(x, m.blocks(r), at) })
+// store stores register r's present blocks of x to base + 64r.
+func (m wordMasks) store(x zmm, base reg.Register, r int) {
+	stretch{count: m.n, blocks: true}.store(x, base, r, func() reg.OpmaskVirtual { return m.blocks(r) }, false)
 }
 
 // partialMasks returns wordMasks' bytes and last for a pass of nbytes
@@ -81,7 +74,8 @@ func partialMasks(n, nbytes reg.Register) (bytes, last func(int) reg.OpmaskVirtu
 	lastReg, lastWords := lastBlock(n)
 	bytes = byteMasks(nbytes)
 	last = func(r int) reg.OpmaskVirtual {
-		done := fmt.Sprintf("last%d", r)
+		labels++
+		done := fmt.Sprintf("last%d", labels)
 		u := c.GP64()
 		c.XORQ(u, u)
 		c.CMPQ(lastReg, operand.U8(r))
@@ -113,7 +107,8 @@ func lastBlock(n reg.Register) (lastReg, lastWords reg.GPVirtual) {
 // first min(max(nbytes - 64r, 0), 64) bytes.
 func byteMasks(nbytes reg.Register) func(r int) reg.OpmaskVirtual {
 	return func(r int) reg.OpmaskVirtual {
-		done := fmt.Sprintf("bytes%d", r)
+		labels++
+		done := fmt.Sprintf("bytes%d", labels)
 		u, v := c.GP64(), c.GP64()
 		c.MOVQ(operand.I32(-1), v)
 		c.MOVQ(nbytes, u)
@@ -136,12 +131,6 @@ func byteMasks(nbytes reg.Register) func(r int) reg.OpmaskVirtual {
 	}
 }
 
-// at is where register r of a pass starts in the source or destination,
-// shifted by off bytes.
-func at(base reg.Register, r, off int) operand.Mem {
-	return operand.Mem{Base: base, Disp: 64*r + off}
-}
-
 // xorStore XORs each output register, CTR's or CFB's key stream, into the
 // source's register r and stores it, byte by byte, as the last block may be
 // partial; that block's key stream goes to *rest, one VPCOMPRESSQ a
@@ -149,15 +138,15 @@ func at(base reg.Register, r, off int) operand.Mem {
 func xorStore(src, dst, rest reg.Register, out []zmm, masks wordMasks) {
 	kept := c.ZMM()
 	c.VPXORD(kept, kept, kept)
+	st := stretch{count: masks.nbytes}
 	for r, x := range out {
-		masks.holds(r, func() {
-			k := masks.bytes(r)
+		mask := func() reg.OpmaskVirtual { return masks.bytes(r) }
+		in := st.load(src, r, 0, mask, true)
+		st.holds(r, func() {
 			c.VPCOMPRESSQ(x, masks.last(r), kept)
-			s := c.ZMM()
-			c.VMOVDQU8_Z(at(src, r, 0), k, s)
-			c.VPXORD(s, x, x)
-			c.VMOVDQU8(x, k, at(dst, r, 0))
+			c.VPXORD(in, x, x)
 		})
+		st.store(x, dst, r, mask, true)
 	}
 	c.VMOVDQU64(kept.AsX(), operand.Mem{Base: rest})
 }
@@ -169,11 +158,11 @@ func xorStore(src, dst, rest reg.Register, out []zmm, masks wordMasks) {
 // source.
 func chained(src, iv reg.Register, r int, masks wordMasks) zmm {
 	if r > 0 {
-		return masks.load(at(src, r, -16), r)
+		return masks.load(src, r, -16)
 	}
 	v, p := c.ZMM(), c.ZMM()
 	c.VBROADCASTI32X4(operand.Mem{Base: iv}, v)
-	c.VALIGNQ(operand.U8(6), v, masks.load(at(src, 0, 0), 0), p) // lane 3 of v, lanes 0 to 2 of the source
+	c.VALIGNQ(operand.U8(6), v, masks.load(src, 0, 0), p) // lane 3 of v, lanes 0 to 2 of the source
 	return p
 }
 
@@ -223,13 +212,13 @@ func (o *wordCBC) partial() bool { return false }
 func (o *wordCBC) begin() { o.iv = c.Load(c.Param("iv"), c.GP64()) }
 
 func (o *wordCBC) load(src reg.Register, r int, masks wordMasks) zmm {
-	return masks.load(at(src, r, 0), r)
+	return masks.load(src, r, 0)
 }
 
 func (o *wordCBC) store(src, dst reg.Register, out []zmm, masks wordMasks) {
 	for r := len(out) - 1; r >= 0; r-- {
 		c.VPXORD(chained(src, o.iv, r, masks), out[r], out[r])
-		masks.store(out[r], r, at(dst, r, 0))
+		masks.store(out[r], dst, r)
 	}
 }
 
@@ -284,7 +273,7 @@ func (o *wordXTS) tweaks(r int) zmm {
 }
 
 func (o *wordXTS) load(src reg.Register, r int, masks wordMasks) zmm {
-	x := masks.load(at(src, r, 0), r)
+	x := masks.load(src, r, 0)
 	c.VPXORD(o.tweaks(r), x, x)
 	return x
 }
@@ -292,7 +281,7 @@ func (o *wordXTS) load(src reg.Register, r int, masks wordMasks) zmm {
 func (o *wordXTS) store(_, dst reg.Register, out []zmm, masks wordMasks) {
 	for r, x := range out {
 		c.VPXORD(o.tweaks(r), x, x)
-		masks.store(x, r, at(dst, r, 0))
+		masks.store(x, dst, r)
 	}
 }
 
@@ -343,7 +332,7 @@ func (o *wordOCB) load(src reg.Register, r int, masks wordMasks) zmm {
 	if r == 0 {
 		o.b = o.broadcastBase()
 	}
-	x := masks.load(at(src, r, 0), r)
+	x := masks.load(src, r, 0)
 	o.whiten(x, o.b, r)
 	return x
 }
@@ -361,7 +350,7 @@ func (o *wordOCB) store(src, dst reg.Register, out []zmm, masks wordMasks) {
 	}
 	if !o.dec {
 		for r := range out {
-			c.VPXORD(masks.load(at(src, r, 0), r), acc, acc)
+			c.VPXORD(masks.load(src, r, 0), acc, acc)
 		}
 	}
 	o.b = o.broadcastBase()
@@ -370,7 +359,7 @@ func (o *wordOCB) store(src, dst reg.Register, out []zmm, masks wordMasks) {
 		if o.dec {
 			c.VPXORD(x, acc, present(r), acc)
 		}
-		masks.store(x, r, at(dst, r, 0))
+		masks.store(x, dst, r)
 	}
 	addLanes(acc, o.sum)
 }

@@ -136,7 +136,7 @@ func kernelWords(dec bool, sets int, m wordMode) {
 		c.KMOVW(t.As32(), m)
 		return m
 	}
-	masks := wordMasks{blocks: present, n: n}
+	masks := wordMasks{blocks: present, n: n, nbytes: nbytes}
 	if nbytes != nil {
 		masks.bytes, masks.last = partialMasks(n, nbytes)
 	}
@@ -152,7 +152,7 @@ func kernelWords(dec bool, sets int, m wordMode) {
 				r[j] = m.load(src, 4*i+j, masks)
 				continue
 			}
-			r[j] = masks.load(operand.Mem{Base: src, Disp: 64 * (4*i + j)}, 4*i+j)
+			r[j] = masks.load(src, 4*i+j, 0)
 		}
 		w[i] = transpose4(r)
 		for j := range w[i] {
@@ -194,7 +194,7 @@ func kernelWords(dec bool, sets int, m wordMode) {
 			continue
 		}
 		for j := range r {
-			masks.store(r[j], 4*i+j, operand.Mem{Base: dst, Disp: 64 * (4*i + j)})
+			masks.store(r[j], dst, 4*i+j)
 		}
 	}
 	if m != nil {

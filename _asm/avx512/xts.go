@@ -227,7 +227,7 @@ func (o *xtsKernel) stores(reg.Register, int) {}
 // stores it.
 func (o *xtsKernel) store(_, dst reg.Register, g, r int, x, white zmm) {
 	c.VPTERNLOGD(operand.U8(0x96), o.tweaks.Offset(64*(16*g+r)), white, x)
-	o.k.storeBlocks(g, r, x, operand.Mem{Base: dst, Disp: blocks*16*g + 64*r})
+	o.k.storeBlocks(dst, g, r, x)
 }
 
 func (o *xtsKernel) endGroup() {}
