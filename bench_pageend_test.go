@@ -14,10 +14,10 @@ import (
 // that is not mapped in (a guard page here; fresh memory from the heap or
 // mmap, never written, is alike), beside the same runs with a mapped page
 // after them: a masked load or store whose masked-off bytes reach into
-// such a page costs a slow assist each time on Zen 5, so the kernels touch
-// no register of a run past its last block. 1024 bytes end on a whole
-// register; 80, 1200 and 2000 bytes (5, 75 and 125 blocks) on a partial
-// one, whose footprint still reaches past the run.
+// such a page costs a slow assist each time on Zen 5, so the AVX-512
+// kernels' loads and stores never reach past a run's last page (the
+// generator's stretch.go). 1024 bytes end on a whole register; 80, 1200
+// and 2000 bytes (5, 75 and 125 blocks) on a partial one.
 //
 //	go test -run '^$' -bench PageEnd -count 5 .
 func BenchmarkPageEnd(b *testing.B) {

@@ -168,9 +168,10 @@ func kernel4(dec bool) {
 
 	c.Label("loop")
 	// The group's blocks: min(n, 4), 4 words each, a mask of that many
-	// low bits. The last group may have fewer than four: its load leaves
-	// the missing lanes zero and touches no memory there, and its store
-	// writes only its blocks, so callers pass their buffers as they are.
+	// low bits. The last group may have fewer than four, a stretch
+	// (stretch.go): its load leaves the missing lanes zero and reads no
+	// page past the run, and its store writes only its blocks, so callers
+	// pass their buffers as they are.
 	// (Only the instructions that TestAVX512AssemblyIsConstantTime lets
 	// write a general-purpose register, and a branch on n.)
 	bits, present := c.GP64(), c.K()
@@ -184,8 +185,9 @@ func kernel4(dec bool) {
 	c.DECQ(bits)
 	c.Label("whole")
 	c.KMOVW(bits.As32(), present)
-	s := c.ZMM()
-	c.VMOVDQU32_Z(operand.Mem{Base: src}, present, s)
+	group := stretch{count: n, blocks: true}
+	mask := func() reg.OpmaskVirtual { return present }
+	s := group.load(src, 0, 0, mask, false)
 	c.VPXORD(wIn, s, s)
 
 	kp, end, step := roundKeys(k.ks, dec)
@@ -208,7 +210,7 @@ func kernel4(dec bool) {
 	// Output: the last passive pair first, then the active pair.
 	c.VPSHUFD(operand.U8(0x4E), s, s)
 	c.VPXORD(wOut, s, s)
-	c.VMOVDQU32(s, present, operand.Mem{Base: dst})
+	group.store(s, dst, 0, mask, false)
 
 	c.ADDQ(operand.U8(64), src)
 	c.ADDQ(operand.U8(64), dst)

@@ -8,7 +8,8 @@ import (
 )
 
 // A stretch is the part of a run whose loads and stores are masked, the
-// last group of a 64-block kernel or a word kernel's pass: count blocks
+// last group of a 64-block kernel, a word kernel's pass or a 4-block
+// kernel's four: count blocks
 // (or bytes, where blocks is false) from displacement start of the
 // source and destination registers, in registers of 64 bytes.
 //
@@ -26,9 +27,10 @@ import (
 // accesses where its 64 bytes lie in one page (nearOrFar) and otherwise the
 // 64 bytes that end where the run does, its bytes moved into place with a
 // VPERMB, the other way for the store, whose byte mask writes only the
-// run's bytes. Only a run shorter than a register (the first register of
-// a kernel's only stretch) takes masked accesses of its own footprint
-// always.
+// run's bytes. Those 64 bytes lie in the run's last page, or in its last
+// two where it spans them: in a run shorter than a register, whose
+// register's 64 bytes cross into the next page, the bytes before the run
+// that they take are in its first page, a register's length from its end.
 //
 // A stretch counted in bytes whose loads read the ciphertext block before
 // each block (CFB decryption's) takes its count rounded up to whole blocks
@@ -103,11 +105,6 @@ func nearOrFar(at operand.Mem, near, far func()) {
 	c.Label(done)
 }
 
-// own reports whether register r's partial accesses take their own
-// footprint: the first register of a stretch at the start of its run,
-// where the 64 bytes that end with the run may begin before it.
-func (s stretch) own(r int) bool { return s.start == 0 && r == 0 }
-
 // bytes returns the stretch's count in bytes in a new register.
 func (s stretch) bytes() reg.GPVirtual {
 	b := c.GP64()
@@ -165,10 +162,6 @@ func (s stretch) load(base reg.Register, r, off int, mask func() reg.OpmaskVirtu
 	}
 	s.holds(r, func() {
 		s.split(r, func() { c.VMOVDQU64(at, x) }, func() {
-			if s.own(r) {
-				move(at)
-				return
-			}
 			nearOrFar(at, func() { move(at) }, func() {
 				t := c.ZMM()
 				c.VMOVDQU64(s.end(base, off), t)
@@ -192,10 +185,6 @@ func (s stretch) store(x zmm, base reg.Register, r int, mask func() reg.OpmaskVi
 				} else {
 					c.VMOVDQU32(x, mask(), at)
 				}
-			}
-			if s.own(r) {
-				masked()
-				return
 			}
 			nearOrFar(at, masked, func() { s.storeEnd(x, base, r) })
 		})

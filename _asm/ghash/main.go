@@ -574,9 +574,13 @@ func functionAVX512(name string) {
 // beyond a multiple of four with a masked load (the lanes past them zero,
 // their loads suppressed), then four at a time; all are summed, folded and
 // reduced once. Y joins the first block. Only zmm (EVEX) instructions touch
-// the sums, which the register allocator may put in Z16 to Z31. One or two
-// blocks go through xmm registers instead: through zmm they took 1.2x and
-// 1.1x as long (BenchmarkGHASH, 16 and 32 bytes).
+// the sums, which the register allocator may put in Z16 to Z31. One to
+// three blocks go through xmm registers instead: through zmm one or two
+// took 1.2x and 1.1x as long (BenchmarkGHASH, 16 and 32 bytes), and three
+// took a masked load whose 64 bytes reached 16 past the data, which costs
+// a slow assist each time where that is a page not mapped in (the kernel
+// generator's stretch.go); with four or more the masked load's 64 bytes
+// are all data.
 func tailAVX512(name string, powers, yp, y, data, n, mask, poly reg.Register) {
 	x := emitter{avx512}
 	maskX := mask.(reg.Vec).AsX()
@@ -589,10 +593,10 @@ func tailAVX512(name string, powers, yp, y, data, n, mask, poly reg.Register) {
 	c.NEGQ(p)
 	c.SHLQ(operand.U8(4), p)
 	c.LEAQ(operand.Mem{Base: powers, Index: p, Scale: 1, Disp: 16 * ghashPowers}, p)
-	c.CMPQ(n, operand.U8(3))
+	c.CMPQ(n, operand.U8(4))
 	c.JAE(operand.LabelRef(name + "_blocks"))
-	// One or two blocks, as GCM's lengths block and short associated data
-	// are: in xmm registers, whose path from Y in to Y out is the
+	// One to three blocks, as GCM's lengths block and short associated
+	// data are: in xmm registers, whose path from Y in to Y out is the
 	// shortest.
 	vx, hx := c.XMM(), c.XMM()
 	x.load(operand.Mem{Base: data}, vx)
@@ -602,10 +606,16 @@ func tailAVX512(name string, powers, yp, y, data, n, mask, poly reg.Register) {
 	t1 := x.first(hx, vx)
 	c.CMPQ(n, operand.U8(1))
 	c.JE(operand.LabelRef(name + "_reduce1"))
-	x.load(operand.Mem{Base: data, Disp: 16}, vx)
-	x.bswap(maskX, vx)
-	x.load(operand.Mem{Base: p, Disp: 16}, hx)
-	x.add(t1, hx, vx)
+	for i := 1; i < 3; i++ {
+		x.load(operand.Mem{Base: data, Disp: 16 * i}, vx)
+		x.bswap(maskX, vx)
+		x.load(operand.Mem{Base: p, Disp: 16 * i}, hx)
+		x.add(t1, hx, vx)
+		if i == 1 {
+			c.CMPQ(n, operand.U8(2))
+			c.JE(operand.LabelRef(name + "_reduce1"))
+		}
+	}
 	c.Label(name + "_reduce1")
 	x.mov(reduce3(t1, poly), y)
 	c.JMP(operand.LabelRef(name + "_done"))

@@ -12,7 +12,7 @@ func BenchmarkGHASH(b *testing.B) {
 		if !g.supported {
 			continue
 		}
-		for _, size := range []int{16, 240, 256, 1488, 8192} {
+		for _, size := range []int{16, 48, 240, 256, 1488, 8192} {
 			b.Run(fmt.Sprintf("impl=%s/size=%d", g.name, size), func(b *testing.B) {
 				var h, y [16]byte
 				h[0] = 0x42

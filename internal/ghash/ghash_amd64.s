@@ -679,7 +679,7 @@ ghashBlocksAVX512_tail:
 	NEGQ       SI
 	SHLQ       $0x04, SI
 	LEAQ       256(AX)(SI*1), SI
-	CMPQ       BX, $0x03
+	CMPQ       BX, $0x04
 	JAE        ghashBlocksAVX512_blocks
 	VMOVDQU    (DX), X3
 	VPSHUFB    X0, X3, X3
@@ -695,6 +695,19 @@ ghashBlocksAVX512_tail:
 	VMOVDQU    16(DX), X3
 	VPSHUFB    X0, X3, X3
 	VMOVDQU    16(SI), X2
+	VPCLMULQDQ $0x00, X2, X3, X7
+	VPXOR      X7, X4, X4
+	VPCLMULQDQ $0x11, X2, X3, X7
+	VPXOR      X7, X5, X5
+	VPCLMULQDQ $0x01, X2, X3, X7
+	VPXOR      X7, X6, X6
+	VPCLMULQDQ $0x10, X2, X3, X3
+	VPXOR      X3, X6, X6
+	CMPQ       BX, $0x02
+	JE         ghashBlocksAVX512_reduce1
+	VMOVDQU    32(DX), X3
+	VPSHUFB    X0, X3, X3
+	VMOVDQU    32(SI), X2
 	VPCLMULQDQ $0x00, X2, X3, X7
 	VPXOR      X7, X4, X4
 	VPCLMULQDQ $0x11, X2, X3, X7
