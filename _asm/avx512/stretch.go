@@ -9,9 +9,9 @@ import (
 
 // A stretch is the part of a run whose loads and stores are masked, the
 // last group of a 64-block kernel, a word kernel's pass or a 4-block
-// kernel's four: count blocks
-// (or bytes, where blocks is false) from displacement start of the
-// source and destination registers, in registers of 64 bytes.
+// kernel's four: count blocks (or bytes, where blocks is false) from
+// displacement start of the source and destination registers, in
+// registers of 64 bytes.
 //
 // Its loads and stores never reach into a page past the run. A masked
 // access touches no memory where its mask is clear, but where those bytes
@@ -69,41 +69,41 @@ func (s stretch) holds(r int, access func()) {
 // split emits whole where register r is whole and partial where it is the
 // run's last and partial; it must hold something.
 func (s stretch) split(r int, whole, partial func()) {
-	labels++
-	part, done := fmt.Sprintf("tailpart%d", labels), fmt.Sprintf("taildone%d", labels)
 	from := s.per() * (r + 1)
 	if s.rounded {
 		from -= 15
 	}
-	c.CMPQ(s.count, operand.U32(from))
-	c.JB(operand.LabelRef(part))
-	whole()
-	c.JMP(operand.LabelRef(done))
-	c.Label(part)
-	partial()
-	c.Label(done)
+	choose(func() { c.CMPQ(s.count, operand.U32(from)) }, c.JB, whole, partial)
 }
-
-// labels numbers the stretches' labels.
-var labels int
 
 // nearOrFar emits near where the 64 bytes at at lie in one page, far
 // where they cross into the next: a masked access within the page of a
 // run's byte touches only mapped memory, and takes no more time.
 func nearOrFar(at operand.Mem, near, far func()) {
+	choose(func() {
+		p := c.GP64()
+		c.LEAQ(at, p)
+		c.ANDQ(operand.U32(4095), p)
+		c.CMPQ(p, operand.U32(4096-64))
+	}, c.JA, near, far)
+}
+
+// choose emits test, then first where jump (a conditional jump) does not
+// jump on the flags that test leaves and other where it does.
+func choose(test func(), jump func(operand.Op), first, other func()) {
 	labels++
-	crossing, done := fmt.Sprintf("tailfar%d", labels), fmt.Sprintf("tailnear%d", labels)
-	p := c.GP64()
-	c.LEAQ(at, p)
-	c.ANDQ(operand.U32(4095), p)
-	c.CMPQ(p, operand.U32(4096-64))
-	c.JA(operand.LabelRef(crossing))
-	near()
+	alt, done := fmt.Sprintf("tailalt%d", labels), fmt.Sprintf("taildone%d", labels)
+	test()
+	jump(operand.LabelRef(alt))
+	first()
 	c.JMP(operand.LabelRef(done))
-	c.Label(crossing)
-	far()
+	c.Label(alt)
+	other()
 	c.Label(done)
 }
+
+// labels numbers the stretches' labels.
+var labels int
 
 // bytes returns the stretch's count in bytes in a new register.
 func (s stretch) bytes() reg.GPVirtual {
