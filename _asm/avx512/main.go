@@ -313,8 +313,9 @@ type kern struct {
 	countBytes bool
 }
 
-// stretch returns group g as the masked stretch, counted as cfb's
-// rounded if rounded.
+// stretch returns group g, the masked one, as a stretch; rounded for the
+// loads of the block before each block in a kernel that counts bytes
+// (CFB decryption's; stretch.rounded).
 func (k *kern) stretch(g int, rounded bool) stretch {
 	return stretch{count: k.count, blocks: !k.countBytes, rounded: rounded, start: groupState * g}
 }
@@ -905,12 +906,11 @@ func (k *kern) blocks(src, dst, n reg.Register, unit int) {
 // loadBlocks returns register r of group g from src, the blocks there are
 // in the masked group, zeros for the others.
 func (k *kern) loadBlocks(src reg.Register, g, r int) zmm {
-	x := c.ZMM()
-	m := operand.Mem{Base: src, Disp: groupState*g + 64*r}
 	if k.masked == g+1 {
 		return k.stretch(g, false).load(src, r, 0, func() reg.OpmaskVirtual { return k.mask(r) }, false)
 	}
-	c.VMOVDQU64(m, x)
+	x := c.ZMM()
+	c.VMOVDQU64(operand.Mem{Base: src, Disp: groupState*g + 64*r}, x)
 	return x
 }
 
@@ -1036,12 +1036,12 @@ func (k *kern) load(src reg.Register, g, w int) {
 				r[i] = k.mode.load(src, g, 4*q+i, white)
 				continue
 			}
-			r[i] = c.ZMM()
 			if k.masked == g+1 {
 				r[i] = k.loadBlocks(src, g, 4*q+i)
 				c.VPXORD(white, r[i], r[i])
 				continue
 			}
+			r[i] = c.ZMM()
 			c.VPXORD(operand.Mem{Base: src, Disp: groupState*g + 64*(4*q+i)}, white, r[i])
 		}
 		t := transpose4(r)
