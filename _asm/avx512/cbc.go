@@ -70,14 +70,13 @@ func (o *cbcKernel) name(bool) string { return "decryptCBC64AVX512" }
 
 // load reads register r of group g from src and whitens it.
 func (o *cbcKernel) load(src reg.Register, g, r int, white zmm) zmm {
-	x := c.ZMM()
-	at := operand.Mem{Base: src, Disp: blocks*16*g + 64*r}
 	if o.k.masked == g+1 {
-		x = o.k.loadBlocks(src, g, r)
+		x := o.k.loadBlocks(src, g, r)
 		c.VPXORD(white, x, x)
 		return x
 	}
-	c.VPXORD(at, white, x)
+	x := c.ZMM()
+	c.VPXORD(operand.Mem{Base: src, Disp: blocks*16*g + 64*r}, white, x)
 	return x
 }
 
