@@ -831,6 +831,31 @@ func TestOCBAgainstReference(t *testing.T) {
 	})
 }
 
+// TestOCBPartialLastAD compares OCB with ocbReference for associated data
+// of every number of whole blocks up to two groups of 64 and a few more,
+// each with a partial last block (and none, as the control), which the
+// kernels that apply the offsets take as one more whole block; with no
+// message, and with one whose partial last block's pad rides along with
+// the associated data's last blocks.
+func TestOCBPartialLastAD(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		c := mustCipher(t, randBytes(r, 32), impl.Name)
+		o := mustAEAD(t, aeadModes[1], c, 12, 16)
+		for blocks := 0; blocks <= 2*ocbGroup+3; blocks++ {
+			for _, rest := range []int{0, 1, 15} {
+				for _, n := range []int{0, 21} {
+					nonce, pt, ad := randBytes(r, 12), randBytes(r, n), randBytes(r, blocks*BlockSize+rest)
+					want := ocbReference(wrap{c}, 16, nonce, pt, ad)
+					if got := o.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
+						t.Fatalf("%d bytes, %d of associated data: differs from the RFC 7253 reference", n, len(ad))
+					}
+				}
+			}
+		}
+	})
+}
+
 // TestOCBKtopCache shares one OCB between goroutines that seal with nonces
 // which share their Ktop in runs and differ from each other, so that the
 // cache of ocb.go is read and written at once; every answer must match

@@ -406,7 +406,10 @@ func (o *ocb) offsetAfter(off ocbBlock, m uint64) ocbBlock {
 // blocks of A. Where kernels apply the offsets themselves
 // (kernel.Cipher.OCBHash), they take batches of ocbBatch bytes in place,
 // and the few blocks they leave of a batch go through buf: whitened there
-// in a pass, then encrypted and added up.
+// in a pass, then encrypted and added up. A partial last block goes to
+// them too, as a whole block after the others (lastAsWhole), with a last
+// batch that buf holds: copying that batch into buf costs less than the
+// kernel call of its own that the partial block takes otherwise.
 func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	if len(ad) == 0 && extra == nil {
 		return sum
@@ -416,52 +419,80 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	var offs kernel.OCBOffsets
 	var g uint64
 	var unused, kernelSum [BlockSize]byte
+	fused := o.b.c != nil && o.b.c.k.Fused()
 	batch := ocbHashBatch
-	if o.b.c != nil && o.b.c.k.Fused() {
+	if fused {
 		batch = ocbBatch
 	}
 	whole := len(ad) &^ (BlockSize - 1)
+	r := len(ad) - whole
 	for k := 0; ; {
 		n := min(whole-k, batch)
 		a := ad[k : k+n]
 		k += n
+		// The blocks left to whiten go to buf[lo:hi], or are whitened in
+		// place where a lies in buf.
+		lo := 0
+		inBuf := k == whole && r > 0 && fused && n+BlockSize <= ocbHashBatch
+		if inBuf {
+			copy(buf[:], a)
+			o.lastAsWhole(buf[n:n+BlockSize], ad[whole:], uint64(whole/BlockSize)+1)
+			n += BlockSize
+			a = buf[:n]
+		}
 		o.offsets(n, &off, &g, &offs)
 		if o.b.c != nil {
 			if d := o.b.c.k.OCBHash(a, &o.t, &offs, &kernelSum); d > 0 {
 				skipGroups(&offs, d)
 				a = a[d:]
+				if inBuf {
+					lo = d
+				}
 			}
 		}
-		m := len(a)
-		kernel.OCBMask(buf[:m], a, &o.t, &offs, &unused, kernel.OCBWhiten)
+		hi := lo + len(a)
+		kernel.OCBMask(buf[lo:hi], a, &o.t, &offs, &unused, kernel.OCBWhiten)
 		if k < whole {
-			o.b.encryptBlocks(buf[:m], buf[:m])
-			checksum(&s, buf[:m])
+			o.b.encryptBlocks(buf[lo:hi], buf[lo:hi])
+			checksum(&s, buf[lo:hi])
 			continue
 		}
-		r := len(ad) - whole
-		if r > 0 {
+		if r > 0 && !inBuf {
 			var last [BlockSize]byte
 			copy(last[:], ad[whole:])
 			last[r] = 0x80
 			off.xor(o.lStar)
 			x := loadOCB(last[:])
 			x.xor(off)
-			x.put(buf[m:])
-			m += BlockSize
+			x.put(buf[hi:])
+			hi += BlockSize
 		}
-		e := m
+		e := hi
 		if extra != nil {
-			copy(buf[m:], extra[:])
+			copy(buf[hi:], extra[:])
 			e += BlockSize
 		}
-		o.b.encryptBlocks(buf[:e], buf[:e])
-		checksum(&s, buf[:m])
+		o.b.encryptBlocks(buf[lo:e], buf[lo:e])
+		checksum(&s, buf[lo:hi])
 		if extra != nil {
-			copy(extra[:], buf[m:])
+			copy(extra[:], buf[hi:])
 		}
 		s.xor(loadOCB(kernelSum[:]))
 		s.put(sum[:])
 		return sum
 	}
+}
+
+// lastAsWhole writes to dst the partial last block p of A, padded, as
+// block j = m+1 of A would be: its offset Offset_m ^ L_*, and the kernels
+// XOR Offset_m ^ L_ntz(j) into block j, so dst holds the padded block ^
+// L_* ^ L_ntz(j).
+func (o *ocb) lastAsWhole(dst, p []byte, j uint64) {
+	var last [BlockSize]byte
+	copy(last[:], p)
+	last[len(p)] = 0x80
+	x := loadOCB(last[:])
+	x.xor(o.lStar)
+	x.xor(o.l[bits.TrailingZeros64(j)])
+	x.put(dst)
 }

@@ -54,7 +54,14 @@ package main
 // cycles). Estimates for Zen 1: the chain alone is 500 cycles a block with
 // a 128-bit key, 690 with a 256-bit one; llvm-mca 19 (-mcpu=znver1, the
 // loop of two rounds) gives 133 and 193 cycles a loop, 1,060 and 1,540 a
-// block. The earlier round, with variable shifts for the doubling of t1 and
+// block, but its model charges an instruction with a memory operand the
+// load's 8 cycles from its register operand too, which puts the loads of
+// the key vectors and of the gather's controls on the chain, where Zen 1
+// loads them as soon as their addresses are known. With each such operand
+// loaded by a VMOVDQU of its own, llvm-mca gives 89 and 129 cycles a loop:
+// about 710 and 1,030 cycles a block, 225 and 325 ns at the 3.2 GHz of the
+// padded path's measurement, against x/crypto's 311 ns there (1.4x and
+// 0.96x; estimates). The earlier round, with variable shifts for the doubling of t1 and
 // the rotations (three cycles each on Zen 1), had a chain of 35 and 47
 // cycles and 159 and 219 cycles a loop in llvm-mca; on Zen 5, where those
 // shifts take one cycle, the two run at the same speed (1.00-1.01x).
