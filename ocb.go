@@ -458,11 +458,8 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 			continue
 		}
 		if r > 0 && !inBuf {
-			var last [BlockSize]byte
-			copy(last[:], ad[whole:])
-			last[r] = 0x80
 			off.xor(o.lStar)
-			x := loadOCB(last[:])
+			x := padOCB(ad[whole:])
 			x.xor(off)
 			x.put(buf[hi:])
 			hi += BlockSize
@@ -488,11 +485,16 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 // XOR Offset_m ^ L_ntz(j) into block j, so dst holds the padded block ^
 // L_* ^ L_ntz(j).
 func (o *ocb) lastAsWhole(dst, p []byte, j uint64) {
-	var last [BlockSize]byte
-	copy(last[:], p)
-	last[len(p)] = 0x80
-	x := loadOCB(last[:])
+	x := padOCB(p)
 	x.xor(o.lStar)
 	x.xor(o.l[bits.TrailingZeros64(j)])
 	x.put(dst)
+}
+
+// padOCB returns the partial block p padded: p, a one bit, zeros.
+func padOCB(p []byte) ocbBlock {
+	var b [BlockSize]byte
+	copy(b[:], p)
+	b[len(p)] = 0x80
+	return loadOCB(b[:])
 }
