@@ -834,9 +834,9 @@ func TestOCBAgainstReference(t *testing.T) {
 // TestOCBPartialLastAD compares OCB with ocbReference for associated data
 // of every number of whole blocks up to two groups of 64 and a few more,
 // each with a partial last block (and none, as the control), which the
-// kernels that apply the offsets take as one more whole block; with no
-// message, and with one whose partial last block's pad rides along with
-// the associated data's last blocks.
+// kernels that apply the offsets take as one more whole block; sealed and
+// opened with no message, and with one whose partial last block's pad
+// rides along with the associated data's last blocks in Open.
 func TestOCBPartialLastAD(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		r := testRand(t)
@@ -849,6 +849,9 @@ func TestOCBPartialLastAD(t *testing.T) {
 					want := ocbReference(wrap{c}, 16, nonce, pt, ad)
 					if got := o.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
 						t.Fatalf("%d bytes, %d of associated data: differs from the RFC 7253 reference", n, len(ad))
+					}
+					if back, err := o.Open(nil, nonce, want, ad); err != nil || !bytes.Equal(back, pt) {
+						t.Fatalf("%d bytes, %d of associated data: Open: %v", n, len(ad), err)
 					}
 				}
 			}
