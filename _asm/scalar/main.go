@@ -96,9 +96,10 @@ func interleave(blocks [][]step) {
 // active pair to the next on Zen 5, against about 14 for the portable code.
 // What is left above a latency model's 11 is the two words' eight look-ups
 // contending for the load ports and the shift-capable ALUs (BEXTR, SHRX, the
-// rotations; three a cycle), not the XORs after them: summing the look-ups
-// as a tree, the earlier word's first, and RORX for the rotations measured
-// 0.99-1.02x (BenchmarkChain, amd64-1way).
+// rotations; about three a cycle), not the XORs after them: summing the
+// look-ups as a tree, with or without the earlier word's look-ups first,
+// measured 0.99-1.02x (BenchmarkChain, amd64-1way), and in a loop of the
+// half-rounds alone it and RORX for the rotations together gained 3%.
 type lane struct {
 	x, y    gpr    // the active pair
 	passive [2]gpr // the passive pair
