@@ -407,9 +407,11 @@ func (o *ocb) offsetAfter(off ocbBlock, m uint64) ocbBlock {
 // (kernel.Cipher.OCBHash), they take batches of ocbBatch bytes in place,
 // and the few blocks they leave of a batch go through buf: whitened there
 // in a pass, then encrypted and added up. A partial last block goes to
-// them too, as a whole block after the others (lastAsWhole), with a last
-// batch that buf holds: copying that batch into buf costs less than the
-// kernel call of its own that the partial block takes otherwise.
+// them too, as a whole block after the others (lastAsWhole), where they
+// take the whole last batch and buf holds it: copying that batch into buf
+// costs less than the kernel call of its own that the partial block takes
+// otherwise (short ones, which the kernels leave to the block cipher, go
+// there with the partial block as before).
 func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	if len(ad) == 0 && extra == nil {
 		return sum
@@ -419,9 +421,8 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 	var offs kernel.OCBOffsets
 	var g uint64
 	var unused, kernelSum [BlockSize]byte
-	fused := o.b.c != nil && o.b.c.k.Fused()
 	batch := ocbHashBatch
-	if fused {
+	if o.b.c != nil && o.b.c.k.Fused() {
 		batch = ocbBatch
 	}
 	whole := len(ad) &^ (BlockSize - 1)
@@ -433,7 +434,8 @@ func (o *ocb) hash(ad []byte, extra *[BlockSize]byte) (sum [BlockSize]byte) {
 		// The blocks left to whiten go to buf[lo:hi], or are whitened in
 		// place where a lies in buf.
 		lo := 0
-		inBuf := k == whole && r > 0 && fused && n+BlockSize <= ocbHashBatch
+		m := n/BlockSize + 1
+		inBuf := k == whole && r > 0 && n+BlockSize <= ocbHashBatch && o.b.c != nil && o.b.c.k.OCBTakes(m) == m
 		if inBuf {
 			copy(buf[:], a)
 			o.lastAsWhole(buf[n:n+BlockSize], ad[whole:], uint64(whole/BlockSize)+1)

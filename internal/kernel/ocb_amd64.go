@@ -163,6 +163,13 @@ func (c *Cipher) OCBHash(src []byte, t *OCBTable, offs *OCBOffsets, sum *[BlockS
 	return (b + r) * BlockSize
 }
 
+// OCBTakes returns how many of a batch of n blocks OCBGroups and OCBHash
+// take.
+func (c *Cipher) OCBTakes(n int) int {
+	b, r := c.ocbRuns(n)
+	return b + r
+}
+
 // ocbRuns returns what the kernels that apply OCB's offsets take of a batch
 // of n blocks (see OCBGroups): b blocks in the 64-block kernels, whole
 // groups and a rest that the plan pads into a group, which those kernels
