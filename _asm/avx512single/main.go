@@ -30,12 +30,16 @@
 //     with a masked blend. It comes after the look-ups, whose pipes it
 //     shares: before them, as the first S-box's blend was, it delays them
 //     (162 ns a block against 160, BenchmarkSingleAVX512).
-//   - The MDS matrix: VPSHUFB puts the S-box output y[j] that each
-//     multiplier 01, 5B, EF takes at the output byte where it goes (5B and
-//     EF twice in some rows: two shuffles and an XOR), VGF2P8AFFINEQB
-//     multiplies by 5B and EF, and a VPTERNLOGD adds the three: t1 at words
-//     0 and 2, t0 at words 1 and 3, so that each 64-bit lane holds
-//     Q = t1 + t0·2^32.
+//   - The MDS matrix: VGF2P8AFFINEQB multiplies the S-box outputs by 5B
+//     and by EF, VPSHUFB puts the term y[j], 5B·y[j] or EF·y[j] of each
+//     output byte where it goes (5B and EF twice in some rows: five
+//     shuffles), and two VPTERNLOGDs add the five: t1 at words 0 and 2, t0
+//     at words 1 and 3, so that each 64-bit lane holds Q = t1 + t0·2^32.
+//     The products come first because they share the shuffles' two pipes:
+//     shuffling first, as an earlier version did (then an XOR of each
+//     doubled multiplier's two terms, the products, one VPTERNLOGD), put
+//     five shuffles ahead of them, two cycles a round more (173 ns a block
+//     against 162, BenchmarkEncrypt, quiet Zen 5, medians of 5).
 //   - The PHT and the subkeys: Q + (Q << 32) and Q + (Q << 33) (one
 //     VPSLLVQ) have t0+t1 and t0+2·t1 in their upper words, word 1 and
 //     word 3, where the subkeys (one VPSHUFD of their memory operand) are
@@ -57,22 +61,24 @@
 // VPBLENDMB and xmm VPERMB 2; VPERMI2B 3 (xmm), 4 (ymm), 5 (zmm); zmm
 // VPERMB 5; VGF2P8AFFINEQB 3; VPMOVB2M into a VPBLENDMB 3. VPTERNLOGD
 // takes 2 cycles from its destination operand but about 3 from the other
-// two (two in a chain through those, 6.2): hence the order of the last
-// one's operands in mds. VPERMI2B, VPERMB, VPSHUFB, VGF2P8AFFINEQB and
+// two (two in a chain through those, 6.2): hence the order of the
+// operands in mds. VPERMI2B, VPERMB, VPSHUFB, VGF2P8AFFINEQB and
 // VPMOVB2M (and VPTESTMB, VPCMPB, VPBLENDVB, so none of them is a cheaper
 // way to the upper halves) share two pipes, two a cycle all told;
 // VPTERNLOGD and VPROLVD two others; VPADDD, VPSHUFD and VPBLENDMB any of
 // four. Move elimination takes the copies of A for VPERMI2B.
 //
 // A round's critical path sums to about 29 cycles (VPERMI2B 5, three
-// blends 6, the MDS matrix 10, the PHT 4, the update 4), and alone, in a
-// loop of its own instructions, it runs at 28 to 29; the whole round runs
-// at 37 to 40. The rest is the bursts on the two shuffle pipes: the eight
-// look-ups that wait for A take four cycles to issue, the
-// five MDS shuffles two more. An earlier design, a round of the 4-block
-// kernels' shape in one register (the passive pair's words updated by
-// masked instructions, a VPSHUFD between the MDS matrix and the PHT, its
-// selects by VPTERNLOGD), ran at 42 cycles a round against 31 summed.
+// blends 6, the MDS matrix 10: the products 3, a shuffle 2 and the two
+// VPTERNLOGDs 5; the PHT 4, the update 4), and alone, in a loop of its own
+// instructions, it runs at 28 to 29. In the kernel a round takes about 32
+// (a block 162 ns at 3.47 GHz, whitening and call included): the eight
+// look-ups that wait for A take four cycles to issue on their two pipes,
+// and the blends wait for the last of them. An earlier design, a round of
+// the 4-block kernels' shape in one register (the passive pair's words
+// updated by masked instructions, a VPSHUFD between the MDS matrix and the
+// PHT, its selects by VPTERNLOGD), ran at 42 cycles a round against 31
+// summed.
 //
 // # Chain kernels
 //
@@ -375,32 +381,28 @@ func (k *kern1) round(a, p vec, kw int) vec {
 }
 
 // mds returns the MDS matrix times the S-box outputs y: t1 at words 0 and 2,
-// t0 at words 1 and 3.
+// t0 at words 1 and 3. The products by 5B and EF come first, two
+// instructions on the shuffle pipes as soon as y is there; the shuffles
+// take each output byte's terms from y and the two products after them,
+// and two VPTERNLOGDs add the five, the 5B terms (which arrive first)
+// in the first.
 func mds(y vec) vec {
-	u := map[byte]vec{}
+	prod := map[byte]vec{0x01: y}
+	for _, m := range []byte{0x5B, 0xEF} {
+		prod[m] = c.XMM()
+		c.VGF2P8AFFINEQB_BCST(operand.U8(0), gfMats.Offset(gfOff[m]), y, prod[m])
+	}
+	var terms []vec // 01, 5B, 5B, EF, EF
 	for _, m := range []byte{0x01, 0x5B, 0xEF} {
-		var parts []vec
 		for occ := range 2 {
-			ctrl, ok := mdsShuffle(m, occ)
-			if !ok {
-				continue
+			if ctrl, ok := mdsShuffle(m, occ); ok {
+				t := c.XMM()
+				c.VPSHUFB(ctrl, prod[m], t)
+				terms = append(terms, t)
 			}
-			t := c.XMM()
-			c.VPSHUFB(ctrl, y, t)
-			parts = append(parts, t)
-		}
-		u[m] = parts[0]
-		if len(parts) == 2 {
-			c.VPXORD(parts[1], parts[0], parts[0])
 		}
 	}
-	var p [2]vec
-	for i, m := range []byte{0x5B, 0xEF} {
-		p[i] = c.XMM()
-		c.VGF2P8AFFINEQB_BCST(operand.U8(0), gfMats.Offset(gfOff[m]), u[m], p[i])
-	}
-	// The products arrive last: one of them is the destination operand,
-	// the one through which VPTERNLOGD takes 2 cycles rather than 3.
-	c.VPTERNLOGD(operand.U8(0x96), u[1], p[1], p[0])
-	return p[0]
+	c.VPTERNLOGD(operand.U8(0x96), terms[0], terms[1], terms[2])
+	c.VPTERNLOGD(operand.U8(0x96), terms[3], terms[4], terms[2])
+	return terms[2]
 }

@@ -20,10 +20,13 @@ package kernel
 // encryption 181 ns against 227 ns (1.25x) with a 256-bit key, 180 ns
 // against 226 ns with a 128-bit one; decryption 179 ns against 221 ns. In
 // the same runs x/crypto took 133-139 ns and the table kernel amd64-1way,
-// which NewCipher keeps for single blocks, 60-68 ns. A round's critical path alone takes about
-// 28 cycles (see _asm/avx512single): sixteen of them are 130 ns at the
-// 3.44 GHz these runs had, x/crypto's whole block, so a kernel of this
-// shape can come near x/crypto here but not beat it.
+// which NewCipher keeps for single blocks, 60-68 ns. With the MDS step's
+// products before its shuffles (see _asm/avx512single) a block takes 162 ns
+// in either direction at either key size, against 173 before and x/crypto's
+// 122-133 in the same runs. A round's critical path alone takes about 28
+// cycles: sixteen of them are 130 ns at the 3.44 GHz these runs had,
+// x/crypto's whole block, so a kernel of this shape can come near x/crypto
+// here but not beat it.
 
 // encryptBlock1AVX512GFNI encrypts one block from src to dst.
 // Implemented in single_avx512_amd64.s.

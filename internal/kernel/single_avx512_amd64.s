@@ -95,22 +95,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 32(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 32(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -136,22 +135,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 40(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 40(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -177,22 +175,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 48(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 48(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -218,22 +215,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 56(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 56(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -259,22 +255,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 64(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 64(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -300,22 +295,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 72(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 72(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -341,22 +335,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 80(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 80(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -382,22 +375,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 88(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 88(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -423,22 +415,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 96(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 96(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -464,22 +455,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 104(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 104(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -505,22 +495,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 112(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 112(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -546,22 +535,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 120(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 120(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -587,22 +575,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 128(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 128(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -628,22 +615,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 136(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 136(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -669,22 +655,21 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 144(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 144(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostEnc<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -710,24 +695,23 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X3, X1, K2, X1
 	VPMOVB2M            X0, K1
 	VPBLENDMB           X1, X10, K1, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X1
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X2
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X3
-	VPXORD              X3, X2, X2
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X3
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X4
-	VPXORD              X4, X3, X3
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X2, X2
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X3, X3
-	VPTERNLOGD          $0x96, X1, X3, X2
-	VPSHUFD             $0x50, 152(AX), X1
-	VPADDD              X2, X1, X1
-	VPSLLVQ             singleShifts<>+0(SB), X2, X2
-	VPADDD              X2, X1, X1
-	VPROLVD             singleRotPreEnc<>+0(SB), X9, X2
-	VPXORD              X1, X2, X2
-	VPROLVD             singleRotPostEnc<>+0(SB), X2, X2
-	VSHUFPS             $0xdd, X2, X0, X0
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X1
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X2
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X3
+	VPSHUFB             singleMDS5B_0<>+0(SB), X1, X4
+	VPSHUFB             singleMDS5B_1<>+0(SB), X1, X1
+	VPSHUFB             singleMDSEF_0<>+0(SB), X2, X5
+	VPSHUFB             singleMDSEF_1<>+0(SB), X2, X2
+	VPTERNLOGD          $0x96, X3, X4, X1
+	VPTERNLOGD          $0x96, X5, X2, X1
+	VPSHUFD             $0x50, 152(AX), X2
+	VPADDD              X1, X2, X2
+	VPSLLVQ             singleShifts<>+0(SB), X1, X1
+	VPADDD              X1, X2, X2
+	VPROLVD             singleRotPreEnc<>+0(SB), X9, X1
+	VPXORD              X2, X1, X1
+	VPROLVD             singleRotPostEnc<>+0(SB), X1, X1
+	VSHUFPS             $0xdd, X1, X0, X0
 	VPXORD              16(AX), X0, X0
 	VMOVDQU             X0, (DX)
 	VZEROUPPER
@@ -780,22 +764,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 152(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 152(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -821,22 +804,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 144(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 144(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -862,22 +844,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 136(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 136(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -903,22 +884,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 128(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 128(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -944,22 +924,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 120(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 120(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -985,22 +964,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 112(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 112(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1026,22 +1004,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 104(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 104(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1067,22 +1044,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 96(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 96(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1108,22 +1084,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 88(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 88(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1149,22 +1124,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 80(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 80(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1190,22 +1164,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 72(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 72(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1231,22 +1204,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 64(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 64(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1272,22 +1244,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 56(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 56(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1313,22 +1284,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X0, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 48(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 48(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostDec<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1354,22 +1324,21 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 40(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 40(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreDec<>+0(SB), X0, X0
-	VPXORD              X11, X0, X0
+	VPXORD              X10, X0, X0
 	VPROLVD             singleRotPostDec<>+0(SB), X0, X0
 	VMOVDQA64           Z0, Z10
 	VPERMI2B            224(AX), Z1, Z10
@@ -1395,24 +1364,23 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VPBLENDMB           X3, X1, K2, X1
 	VPMOVB2M            X0, K1
 	VPBLENDMB           X1, X10, K1, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X1
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X2
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X3
-	VPXORD              X3, X2, X2
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X3
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X4
-	VPXORD              X4, X3, X3
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X2, X2
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X3, X3
-	VPTERNLOGD          $0x96, X1, X3, X2
-	VPSHUFD             $0x50, 32(AX), X1
-	VPADDD              X2, X1, X1
-	VPSLLVQ             singleShifts<>+0(SB), X2, X2
-	VPADDD              X2, X1, X1
-	VPROLVD             singleRotPreDec<>+0(SB), X9, X2
-	VPXORD              X1, X2, X2
-	VPROLVD             singleRotPostDec<>+0(SB), X2, X2
-	VSHUFPS             $0xdd, X2, X0, X0
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X1
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X2
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X3
+	VPSHUFB             singleMDS5B_0<>+0(SB), X1, X4
+	VPSHUFB             singleMDS5B_1<>+0(SB), X1, X1
+	VPSHUFB             singleMDSEF_0<>+0(SB), X2, X5
+	VPSHUFB             singleMDSEF_1<>+0(SB), X2, X2
+	VPTERNLOGD          $0x96, X3, X4, X1
+	VPTERNLOGD          $0x96, X5, X2, X1
+	VPSHUFD             $0x50, 32(AX), X2
+	VPADDD              X1, X2, X2
+	VPSLLVQ             singleShifts<>+0(SB), X1, X1
+	VPADDD              X1, X2, X2
+	VPROLVD             singleRotPreDec<>+0(SB), X9, X1
+	VPXORD              X2, X1, X1
+	VPROLVD             singleRotPostDec<>+0(SB), X1, X1
+	VSHUFPS             $0xdd, X1, X0, X0
 	VPXORD              (AX), X0, X0
 	VMOVDQU             X0, (DX)
 	VZEROUPPER
@@ -1470,22 +1438,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 32(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 32(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1511,22 +1478,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 40(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 40(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1552,22 +1518,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 48(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 48(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1593,22 +1558,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 56(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 56(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1634,22 +1598,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 64(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 64(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1675,22 +1638,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 72(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 72(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1716,22 +1678,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 80(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 80(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1757,22 +1718,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 88(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 88(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1798,22 +1758,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 96(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 96(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1839,22 +1798,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 104(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 104(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1880,22 +1838,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 112(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 112(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1921,22 +1878,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 120(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 120(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -1962,22 +1918,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 128(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 128(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2003,22 +1958,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 136(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 136(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2044,22 +1998,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 144(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 144(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2085,22 +2038,21 @@ cbcEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 152(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 152(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VSHUFPS             $0xdd, X9, X8, X8
 	VPXORD              16(AX), X8, X8
@@ -2165,22 +2117,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 32(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 32(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2206,22 +2157,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 40(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 40(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2247,22 +2197,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 48(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 48(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2288,22 +2237,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 56(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 56(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2329,22 +2277,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 64(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 64(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2370,22 +2317,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 72(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 72(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2411,22 +2357,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 80(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 80(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2452,22 +2397,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 88(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 88(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2493,22 +2437,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 96(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 96(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2534,22 +2477,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 104(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 104(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2575,22 +2517,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 112(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 112(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2616,22 +2557,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 120(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 120(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2657,22 +2597,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 128(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 128(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2698,22 +2637,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 136(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 136(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2739,22 +2677,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 144(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 144(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2780,22 +2717,21 @@ cfbEncryptAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 152(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 152(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VSHUFPS             $0xdd, X9, X8, X8
 	VPXORD              16(AX), X8, X8
@@ -2861,22 +2797,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 32(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 32(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2902,22 +2837,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 40(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 40(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2943,22 +2877,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 48(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 48(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -2984,22 +2917,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 56(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 56(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3025,22 +2957,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 64(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 64(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3066,22 +2997,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 72(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 72(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3107,22 +3037,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 80(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 80(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3148,22 +3077,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 88(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 88(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3189,22 +3117,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 96(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 96(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3230,22 +3157,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 104(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 104(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3271,22 +3197,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 112(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 112(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3312,22 +3237,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 120(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 120(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3353,22 +3277,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 128(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 128(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3394,22 +3317,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 136(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 136(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3435,22 +3357,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 144(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 144(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3476,22 +3397,21 @@ ofbStreamAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 152(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 152(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VSHUFPS             $0xdd, X9, X8, X8
 	VPXORD              16(AX), X8, X8
@@ -3556,22 +3476,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 32(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 32(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3597,22 +3516,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 40(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 40(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3638,22 +3556,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 48(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 48(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3679,22 +3596,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 56(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 56(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3720,22 +3636,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 64(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 64(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3761,22 +3676,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 72(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 72(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3802,22 +3716,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 80(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 80(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3843,22 +3756,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 88(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 88(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3884,22 +3796,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 96(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 96(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3925,22 +3836,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 104(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 104(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -3966,22 +3876,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 112(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 112(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -4007,22 +3916,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 120(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 120(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -4048,22 +3956,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 128(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 128(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -4089,22 +3996,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 136(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 136(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VMOVDQA64           Z9, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -4130,22 +4036,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X9, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 144(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 144(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X8, X8
-	VPXORD              X11, X8, X8
+	VPXORD              X10, X8, X8
 	VPROLVD             singleRotPostEnc<>+0(SB), X8, X8
 	VMOVDQA64           Z8, Z10
 	VPERMI2B            224(AX), Z0, Z10
@@ -4171,22 +4076,21 @@ cbcMACAVX512GFNI_loop:
 	VPBLENDMB           X13, X11, K2, X11
 	VPMOVB2M            X8, K3
 	VPBLENDMB           X11, X10, K3, X10
-	VPSHUFB             singleMDS01_0<>+0(SB), X10, X11
-	VPSHUFB             singleMDS5B_0<>+0(SB), X10, X12
-	VPSHUFB             singleMDS5B_1<>+0(SB), X10, X13
-	VPXORD              X13, X12, X12
-	VPSHUFB             singleMDSEF_0<>+0(SB), X10, X13
-	VPSHUFB             singleMDSEF_1<>+0(SB), X10, X10
-	VPXORD              X10, X13, X13
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X12, X10
-	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X13, X12
-	VPTERNLOGD          $0x96, X11, X12, X10
-	VPSHUFD             $0x50, 152(AX), X11
-	VPADDD              X10, X11, X11
-	VPSLLVQ             singleShifts<>+0(SB), X10, X10
-	VPADDD              X10, X11, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), X10, X11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), X10, X12
+	VPSHUFB             singleMDS01_0<>+0(SB), X10, X10
+	VPSHUFB             singleMDS5B_0<>+0(SB), X11, X13
+	VPSHUFB             singleMDS5B_1<>+0(SB), X11, X11
+	VPSHUFB             singleMDSEF_0<>+0(SB), X12, X14
+	VPSHUFB             singleMDSEF_1<>+0(SB), X12, X12
+	VPTERNLOGD          $0x96, X10, X13, X11
+	VPTERNLOGD          $0x96, X14, X12, X11
+	VPSHUFD             $0x50, 152(AX), X10
+	VPADDD              X11, X10, X10
+	VPSLLVQ             singleShifts<>+0(SB), X11, X11
+	VPADDD              X11, X10, X10
 	VPROLVD             singleRotPreEnc<>+0(SB), X9, X9
-	VPXORD              X11, X9, X9
+	VPXORD              X10, X9, X9
 	VPROLVD             singleRotPostEnc<>+0(SB), X9, X9
 	VSHUFPS             $0xdd, X9, X8, X8
 	VPXORD              16(AX), X8, X8
