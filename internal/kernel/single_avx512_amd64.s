@@ -10,43 +10,103 @@ GLOBL singleGF<>(SB), RODATA|NOPTR, $16
 
 DATA singleShifts<>+0(SB)/8, $0x0000000000000020
 DATA singleShifts<>+8(SB)/8, $0x0000000000000021
-GLOBL singleShifts<>(SB), RODATA|NOPTR, $16
+DATA singleShifts<>+16(SB)/8, $0x0000000000000020
+DATA singleShifts<>+24(SB)/8, $0x0000000000000021
+DATA singleShifts<>+32(SB)/8, $0x0000000000000020
+DATA singleShifts<>+40(SB)/8, $0x0000000000000021
+DATA singleShifts<>+48(SB)/8, $0x0000000000000020
+DATA singleShifts<>+56(SB)/8, $0x0000000000000021
+GLOBL singleShifts<>(SB), RODATA|NOPTR, $64
 
 DATA singleRotPreEnc<>+0(SB)/8, $0x0000000000000000
 DATA singleRotPreEnc<>+8(SB)/8, $0x0000000100000000
-GLOBL singleRotPreEnc<>(SB), RODATA|NOPTR, $16
+DATA singleRotPreEnc<>+16(SB)/8, $0x0000000000000000
+DATA singleRotPreEnc<>+24(SB)/8, $0x0000000100000000
+DATA singleRotPreEnc<>+32(SB)/8, $0x0000000000000000
+DATA singleRotPreEnc<>+40(SB)/8, $0x0000000100000000
+DATA singleRotPreEnc<>+48(SB)/8, $0x0000000000000000
+DATA singleRotPreEnc<>+56(SB)/8, $0x0000000100000000
+GLOBL singleRotPreEnc<>(SB), RODATA|NOPTR, $64
 
 DATA singleRotPostEnc<>+0(SB)/8, $0x0000001f00000000
 DATA singleRotPostEnc<>+8(SB)/8, $0x0000000000000000
-GLOBL singleRotPostEnc<>(SB), RODATA|NOPTR, $16
+DATA singleRotPostEnc<>+16(SB)/8, $0x0000001f00000000
+DATA singleRotPostEnc<>+24(SB)/8, $0x0000000000000000
+DATA singleRotPostEnc<>+32(SB)/8, $0x0000001f00000000
+DATA singleRotPostEnc<>+40(SB)/8, $0x0000000000000000
+DATA singleRotPostEnc<>+48(SB)/8, $0x0000001f00000000
+DATA singleRotPostEnc<>+56(SB)/8, $0x0000000000000000
+GLOBL singleRotPostEnc<>(SB), RODATA|NOPTR, $64
 
 DATA singleRotPreDec<>+0(SB)/8, $0x0000000100000000
 DATA singleRotPreDec<>+8(SB)/8, $0x0000000000000000
-GLOBL singleRotPreDec<>(SB), RODATA|NOPTR, $16
+DATA singleRotPreDec<>+16(SB)/8, $0x0000000100000000
+DATA singleRotPreDec<>+24(SB)/8, $0x0000000000000000
+DATA singleRotPreDec<>+32(SB)/8, $0x0000000100000000
+DATA singleRotPreDec<>+40(SB)/8, $0x0000000000000000
+DATA singleRotPreDec<>+48(SB)/8, $0x0000000100000000
+DATA singleRotPreDec<>+56(SB)/8, $0x0000000000000000
+GLOBL singleRotPreDec<>(SB), RODATA|NOPTR, $64
 
 DATA singleRotPostDec<>+0(SB)/8, $0x0000000000000000
 DATA singleRotPostDec<>+8(SB)/8, $0x0000001f00000000
-GLOBL singleRotPostDec<>(SB), RODATA|NOPTR, $16
+DATA singleRotPostDec<>+16(SB)/8, $0x0000000000000000
+DATA singleRotPostDec<>+24(SB)/8, $0x0000001f00000000
+DATA singleRotPostDec<>+32(SB)/8, $0x0000000000000000
+DATA singleRotPostDec<>+40(SB)/8, $0x0000001f00000000
+DATA singleRotPostDec<>+48(SB)/8, $0x0000000000000000
+DATA singleRotPostDec<>+56(SB)/8, $0x0000001f00000000
+GLOBL singleRotPostDec<>(SB), RODATA|NOPTR, $64
 
 DATA singleMDS01_0<>+0(SB)/8, $0x050607040c0d0e0f
 DATA singleMDS01_0<>+8(SB)/8, $0x050607040c0d0e0f
-GLOBL singleMDS01_0<>(SB), RODATA|NOPTR, $16
+DATA singleMDS01_0<>+16(SB)/8, $0x050607040c0d0e0f
+DATA singleMDS01_0<>+24(SB)/8, $0x050607040c0d0e0f
+DATA singleMDS01_0<>+32(SB)/8, $0x050607040c0d0e0f
+DATA singleMDS01_0<>+40(SB)/8, $0x050607040c0d0e0f
+DATA singleMDS01_0<>+48(SB)/8, $0x050607040c0d0e0f
+DATA singleMDS01_0<>+56(SB)/8, $0x050607040c0d0e0f
+GLOBL singleMDS01_0<>(SB), RODATA|NOPTR, $64
 
 DATA singleMDS5B_0<>+0(SB)/8, $0x070504060e0c0f0d
 DATA singleMDS5B_0<>+8(SB)/8, $0x070504060e0c0f0d
-GLOBL singleMDS5B_0<>(SB), RODATA|NOPTR, $16
+DATA singleMDS5B_0<>+16(SB)/8, $0x070504060e0c0f0d
+DATA singleMDS5B_0<>+24(SB)/8, $0x070504060e0c0f0d
+DATA singleMDS5B_0<>+32(SB)/8, $0x070504060e0c0f0d
+DATA singleMDS5B_0<>+40(SB)/8, $0x070504060e0c0f0d
+DATA singleMDS5B_0<>+48(SB)/8, $0x070504060e0c0f0d
+DATA singleMDS5B_0<>+56(SB)/8, $0x070504060e0c0f0d
+GLOBL singleMDS5B_0<>(SB), RODATA|NOPTR, $64
 
 DATA singleMDS5B_1<>+0(SB)/8, $0x808080078080800e
 DATA singleMDS5B_1<>+8(SB)/8, $0x808080078080800e
-GLOBL singleMDS5B_1<>(SB), RODATA|NOPTR, $16
+DATA singleMDS5B_1<>+16(SB)/8, $0x808080078080800e
+DATA singleMDS5B_1<>+24(SB)/8, $0x808080078080800e
+DATA singleMDS5B_1<>+32(SB)/8, $0x808080078080800e
+DATA singleMDS5B_1<>+40(SB)/8, $0x808080078080800e
+DATA singleMDS5B_1<>+48(SB)/8, $0x808080078080800e
+DATA singleMDS5B_1<>+56(SB)/8, $0x808080078080800e
+GLOBL singleMDS5B_1<>(SB), RODATA|NOPTR, $64
 
 DATA singleMDSEF_0<>+0(SB)/8, $0x040405050f0f0c0c
 DATA singleMDSEF_0<>+8(SB)/8, $0x040405050f0f0c0c
-GLOBL singleMDSEF_0<>(SB), RODATA|NOPTR, $16
+DATA singleMDSEF_0<>+16(SB)/8, $0x040405050f0f0c0c
+DATA singleMDSEF_0<>+24(SB)/8, $0x040405050f0f0c0c
+DATA singleMDSEF_0<>+32(SB)/8, $0x040405050f0f0c0c
+DATA singleMDSEF_0<>+40(SB)/8, $0x040405050f0f0c0c
+DATA singleMDSEF_0<>+48(SB)/8, $0x040405050f0f0c0c
+DATA singleMDSEF_0<>+56(SB)/8, $0x040405050f0f0c0c
+GLOBL singleMDSEF_0<>(SB), RODATA|NOPTR, $64
 
 DATA singleMDSEF_1<>+0(SB)/8, $0x060706800d0e0d80
 DATA singleMDSEF_1<>+8(SB)/8, $0x060706800d0e0d80
-GLOBL singleMDSEF_1<>(SB), RODATA|NOPTR, $16
+DATA singleMDSEF_1<>+16(SB)/8, $0x060706800d0e0d80
+DATA singleMDSEF_1<>+24(SB)/8, $0x060706800d0e0d80
+DATA singleMDSEF_1<>+32(SB)/8, $0x060706800d0e0d80
+DATA singleMDSEF_1<>+40(SB)/8, $0x060706800d0e0d80
+DATA singleMDSEF_1<>+48(SB)/8, $0x060706800d0e0d80
+DATA singleMDSEF_1<>+56(SB)/8, $0x060706800d0e0d80
+GLOBL singleMDSEF_1<>(SB), RODATA|NOPTR, $64
 
 // func encryptBlock1AVX512GFNI(ks *Schedule, dst *byte, src *byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI
@@ -64,10 +124,10 @@ TEXT ·encryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VMOVDQU64           800(AX), Z6
 	VMOVDQU64           928(AX), Z7
 	VMOVDQU64           1056(AX), Z8
-	MOVQ                $0x00005aaa, CX
-	KMOVW               CX, K1
-	MOVQ                $0x00006ccc, CX
-	KMOVW               CX, K2
+	MOVQ                $0x5aaa5aaa5aaa5aaa, CX
+	KMOVQ               CX, K1
+	MOVQ                $0x6ccc6ccc6ccc6ccc, CX
+	KMOVQ               CX, K2
 	VPXORD              (AX), X0, X0
 	VPSHUFD             $0x50, X0, X9
 	VPSHUFD             $0xfa, X0, X0
@@ -733,10 +793,10 @@ TEXT ·decryptBlock1AVX512GFNI(SB), NOSPLIT, $0-24
 	VMOVDQU64           800(AX), Z6
 	VMOVDQU64           928(AX), Z7
 	VMOVDQU64           1056(AX), Z8
-	MOVQ                $0x00005aaa, CX
-	KMOVW               CX, K1
-	MOVQ                $0x00006ccc, CX
-	KMOVW               CX, K2
+	MOVQ                $0x5aaa5aaa5aaa5aaa, CX
+	KMOVQ               CX, K1
+	MOVQ                $0x6ccc6ccc6ccc6ccc, CX
+	KMOVQ               CX, K2
 	VPXORD              16(AX), X0, X0
 	VPSHUFD             $0x50, X0, X9
 	VPSHUFD             $0xfa, X0, X0
@@ -1403,10 +1463,10 @@ TEXT ·cbcEncryptAVX512GFNI(SB), NOSPLIT, $0-40
 	VMOVDQU64 800(AX), Z5
 	VMOVDQU64 928(AX), Z6
 	VMOVDQU64 1056(AX), Z7
-	MOVQ      $0x00005aaa, DI
-	KMOVW     DI, K1
-	MOVQ      $0x00006ccc, DI
-	KMOVW     DI, K2
+	MOVQ      $0x5aaa5aaa5aaa5aaa, DI
+	KMOVQ     DI, K1
+	MOVQ      $0x6ccc6ccc6ccc6ccc, DI
+	KMOVQ     DI, K2
 	VMOVDQU64 (SI), X8
 
 cbcEncryptAVX512GFNI_loop:
@@ -2083,10 +2143,10 @@ TEXT ·cfbEncryptAVX512GFNI(SB), NOSPLIT, $0-40
 	VMOVDQU64 800(AX), Z5
 	VMOVDQU64 928(AX), Z6
 	VMOVDQU64 1056(AX), Z7
-	MOVQ      $0x00005aaa, DI
-	KMOVW     DI, K1
-	MOVQ      $0x00006ccc, DI
-	KMOVW     DI, K2
+	MOVQ      $0x5aaa5aaa5aaa5aaa, DI
+	KMOVQ     DI, K1
+	MOVQ      $0x6ccc6ccc6ccc6ccc, DI
+	KMOVQ     DI, K2
 	VMOVDQU64 (SI), X8
 
 cfbEncryptAVX512GFNI_loop:
@@ -2763,10 +2823,10 @@ TEXT ·ofbStreamAVX512GFNI(SB), NOSPLIT, $0-40
 	VMOVDQU64 800(AX), Z5
 	VMOVDQU64 928(AX), Z6
 	VMOVDQU64 1056(AX), Z7
-	MOVQ      $0x00005aaa, SI
-	KMOVW     SI, K1
-	MOVQ      $0x00006ccc, SI
-	KMOVW     SI, K2
+	MOVQ      $0x5aaa5aaa5aaa5aaa, SI
+	KMOVQ     SI, K1
+	MOVQ      $0x6ccc6ccc6ccc6ccc, SI
+	KMOVQ     SI, K2
 	VMOVDQU64 (BX), X8
 
 ofbStreamAVX512GFNI_loop:
@@ -3441,10 +3501,10 @@ TEXT ·cbcMACAVX512GFNI(SB), NOSPLIT, $0-40
 	VMOVDQU64 800(AX), Z5
 	VMOVDQU64 928(AX), Z6
 	VMOVDQU64 1056(AX), Z7
-	MOVQ      $0x00005aaa, SI
-	KMOVW     SI, K1
-	MOVQ      $0x00006ccc, SI
-	KMOVW     SI, K2
+	MOVQ      $0x5aaa5aaa5aaa5aaa, SI
+	KMOVQ     SI, K1
+	MOVQ      $0x6ccc6ccc6ccc6ccc, SI
+	KMOVQ     SI, K2
 	VMOVDQU64 (BX), X8
 
 cbcMACAVX512GFNI_loop:
@@ -4099,5 +4159,1481 @@ cbcMACAVX512GFNI_loop:
 	DECQ                DX
 	JNZ                 cbcMACAVX512GFNI_loop
 	VMOVDQU64           X8, (BX)
+	VZEROUPPER
+	RET
+
+// func encryptBlocks4AVX512GFNI(ks *Schedule, dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI
+TEXT ·encryptBlocks4AVX512GFNI(SB), NOSPLIT, $0-32
+	// encryptBlocks4AVX512GFNI processes n blocks, four at a time, one per 128-bit lane; generated by _asm/avx512single.
+	MOVQ      ks+0(FP), AX
+	MOVQ      dst+8(FP), CX
+	MOVQ      src+16(FP), DX
+	MOVQ      n+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 160(AX), Z0
+	VMOVDQU64 288(AX), Z1
+	VMOVDQU64 416(AX), Z2
+	VMOVDQU64 544(AX), Z3
+	VMOVDQU64 672(AX), Z4
+	VMOVDQU64 800(AX), Z5
+	VMOVDQU64 928(AX), Z6
+	VMOVDQU64 1056(AX), Z7
+	MOVQ      $0x5aaa5aaa5aaa5aaa, SI
+	KMOVQ     SI, K1
+	MOVQ      $0x6ccc6ccc6ccc6ccc, SI
+	KMOVQ     SI, K2
+
+loop:
+	CMPQ         BX, $0x04
+	JAE          load4
+	CMPQ         BX, $0x02
+	JB           load1
+	JE           load2
+	VMOVDQU64    (DX), Y8
+	VINSERTI32X4 $0x02, 32(DX), Z8, Z8
+	JMP          load0
+
+load1:
+	VMOVDQU64 (DX), X8
+	JMP       load0
+
+load2:
+	VMOVDQU64 (DX), Y8
+	JMP       load0
+
+load4:
+	VMOVDQU64 (DX), Z8
+
+load0:
+	VBROADCASTI32X4     (AX), Z9
+	VPXORD              Z8, Z9, Z9
+	VPSHUFD             $0x50, Z9, Z10
+	VPSHUFD             $0xfa, Z9, Z9
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     32(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostEnc<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     40(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostEnc<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     48(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostEnc<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     56(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostEnc<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     64(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostEnc<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     72(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostEnc<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     80(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostEnc<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     88(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostEnc<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     96(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostEnc<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     104(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostEnc<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     112(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostEnc<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     120(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostEnc<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     128(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostEnc<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     136(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostEnc<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     144(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostEnc<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     152(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreEnc<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostEnc<>+0(SB), Z10, Z10
+	VSHUFPS             $0xdd, Z10, Z9, Z9
+	VBROADCASTI32X4     16(AX), Z10
+	VPXORD              Z9, Z10, Z10
+	CMPQ                BX, $0x04
+	JAE                 store4
+	CMPQ                BX, $0x02
+	JB                  store1
+	JE                  store2
+	VMOVDQU64           Y10, (CX)
+	VEXTRACTI32X4       $0x02, Z10, 32(CX)
+	JMP                 store0
+
+store1:
+	VMOVDQU64 X10, (CX)
+	JMP       store0
+
+store2:
+	VMOVDQU64 Y10, (CX)
+	JMP       store0
+
+store4:
+	VMOVDQU64 Z10, (CX)
+
+store0:
+	ADDQ $0x40, DX
+	ADDQ $0x40, CX
+	SUBQ $0x04, BX
+	JG   loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func decryptBlocks4AVX512GFNI(ks *Schedule, dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI
+TEXT ·decryptBlocks4AVX512GFNI(SB), NOSPLIT, $0-32
+	// decryptBlocks4AVX512GFNI processes n blocks, four at a time, one per 128-bit lane; generated by _asm/avx512single.
+	MOVQ      ks+0(FP), AX
+	MOVQ      dst+8(FP), CX
+	MOVQ      src+16(FP), DX
+	MOVQ      n+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 160(AX), Z0
+	VMOVDQU64 288(AX), Z1
+	VMOVDQU64 416(AX), Z2
+	VMOVDQU64 544(AX), Z3
+	VMOVDQU64 672(AX), Z4
+	VMOVDQU64 800(AX), Z5
+	VMOVDQU64 928(AX), Z6
+	VMOVDQU64 1056(AX), Z7
+	MOVQ      $0x5aaa5aaa5aaa5aaa, SI
+	KMOVQ     SI, K1
+	MOVQ      $0x6ccc6ccc6ccc6ccc, SI
+	KMOVQ     SI, K2
+
+loop:
+	CMPQ         BX, $0x04
+	JAE          load4
+	CMPQ         BX, $0x02
+	JB           load1
+	JE           load2
+	VMOVDQU64    (DX), Y8
+	VINSERTI32X4 $0x02, 32(DX), Z8, Z8
+	JMP          load0
+
+load1:
+	VMOVDQU64 (DX), X8
+	JMP       load0
+
+load2:
+	VMOVDQU64 (DX), Y8
+	JMP       load0
+
+load4:
+	VMOVDQU64 (DX), Z8
+
+load0:
+	VBROADCASTI32X4     16(AX), Z9
+	VPXORD              Z8, Z9, Z9
+	VPSHUFD             $0x50, Z9, Z10
+	VPSHUFD             $0xfa, Z9, Z9
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     152(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostDec<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     144(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostDec<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     136(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostDec<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     128(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostDec<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     120(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostDec<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     112(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostDec<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     104(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostDec<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     96(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostDec<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     88(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostDec<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     80(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostDec<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     72(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostDec<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     64(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostDec<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     56(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostDec<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     48(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostDec<>+0(SB), Z10, Z10
+	VMOVDQA64           Z10, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z10, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z10, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z10, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z10, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z10, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     40(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z9, Z9
+	VPXORD              Z11, Z9, Z9
+	VPROLVD             singleRotPostDec<>+0(SB), Z9, Z9
+	VMOVDQA64           Z9, Z11
+	VPERMI2B            224(AX), Z0, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            480(AX), Z2, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            736(AX), Z4, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            992(AX), Z6, Z14
+	VPBLENDMB           Z12, Z11, K1, Z11
+	VPBLENDMB           Z14, Z13, K1, Z13
+	VPBLENDMB           Z13, Z11, K2, Z11
+	VMOVDQA64           Z9, Z12
+	VPERMI2B            352(AX), Z1, Z12
+	VMOVDQA64           Z9, Z13
+	VPERMI2B            608(AX), Z3, Z13
+	VMOVDQA64           Z9, Z14
+	VPERMI2B            864(AX), Z5, Z14
+	VMOVDQA64           Z9, Z15
+	VPERMI2B            1120(AX), Z7, Z15
+	VPBLENDMB           Z13, Z12, K1, Z12
+	VPBLENDMB           Z15, Z14, K1, Z14
+	VPBLENDMB           Z14, Z12, K2, Z12
+	VPMOVB2M            Z9, K3
+	VPBLENDMB           Z12, Z11, K3, Z11
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+0(SB), Z11, Z12
+	VGF2P8AFFINEQB.BCST $0x00, singleGF<>+8(SB), Z11, Z13
+	VPSHUFB             singleMDS01_0<>+0(SB), Z11, Z11
+	VPSHUFB             singleMDS5B_0<>+0(SB), Z12, Z14
+	VPSHUFB             singleMDS5B_1<>+0(SB), Z12, Z12
+	VPSHUFB             singleMDSEF_0<>+0(SB), Z13, Z15
+	VPSHUFB             singleMDSEF_1<>+0(SB), Z13, Z13
+	VPTERNLOGD          $0x96, Z11, Z14, Z12
+	VPTERNLOGD          $0x96, Z15, Z13, Z12
+	VBROADCASTI32X4     32(AX), Z11
+	VPSHUFD             $0x50, Z11, Z11
+	VPADDD              Z12, Z11, Z11
+	VPSLLVQ             singleShifts<>+0(SB), Z12, Z12
+	VPADDD              Z12, Z11, Z11
+	VPROLVD             singleRotPreDec<>+0(SB), Z10, Z10
+	VPXORD              Z11, Z10, Z10
+	VPROLVD             singleRotPostDec<>+0(SB), Z10, Z10
+	VSHUFPS             $0xdd, Z10, Z9, Z9
+	VBROADCASTI32X4     (AX), Z10
+	VPXORD              Z9, Z10, Z10
+	CMPQ                BX, $0x04
+	JAE                 store4
+	CMPQ                BX, $0x02
+	JB                  store1
+	JE                  store2
+	VMOVDQU64           Y10, (CX)
+	VEXTRACTI32X4       $0x02, Z10, 32(CX)
+	JMP                 store0
+
+store1:
+	VMOVDQU64 X10, (CX)
+	JMP       store0
+
+store2:
+	VMOVDQU64 Y10, (CX)
+	JMP       store0
+
+store4:
+	VMOVDQU64 Z10, (CX)
+
+store0:
+	ADDQ $0x40, DX
+	ADDQ $0x40, CX
+	SUBQ $0x04, BX
+	JG   loop
+
+done:
 	VZEROUPPER
 	RET
