@@ -10,10 +10,12 @@ import (
 	"github.com/twofish-go/twofish/_asm/internal/spec"
 )
 
-// The 4-block kernels, for the few blocks that a group of 64 would mostly
-// pad: short tails, and avx512-vbmi's single blocks (Encrypt, Decrypt and
-// the serial modes; avx512-gfni's go to _asm/avx512single). A 64-block group takes as long for one block as for 64; these take
-// about half that for up to four.
+// avx512-vbmi's 4-block kernels, for the few blocks that a group of 64
+// would mostly pad: short tails, and its single blocks (Encrypt, Decrypt
+// and the serial modes; avx512-gfni's 4-block and single-block kernels are
+// _asm/avx512single's). A 64-block group takes as long for one block as
+// for 64; these take about half that for up to four. mdsTo, which the word
+// kernels (words.go) use too, has a GFNI variant for those.
 //
 // Each 128-bit lane holds one block in word layout, its four words in the
 // lane's four 32-bit elements, and every step works on the whole zmm:
@@ -314,9 +316,9 @@ func (k *kern4) halfRound(s, idx zmm, p int, kp reg.Register, kw int) (zmm, zmm)
 // y[j], 5B·y[j] or EF·y[j] (5B and EF appear twice in some rows: five
 // shuffles), and two VPTERNLOGDs add the five. The products share two
 // pipes with the shuffles, and shuffling first, as the nibble products
-// below still do, kept them waiting behind five shuffles: 4 blocks took
-// 218 ns against 202, 16 blocks in the 16-block kernel 222 against 204
-// (BenchmarkAVX512Tail, quiet Zen 5, medians of 5).
+// below still do, kept them waiting behind five shuffles: 16 blocks in the
+// 16-block kernel took 222 ns against 204, 32 in the 32-block kernel 275
+// against 260 (BenchmarkAVX512Tail, quiet Zen 5, medians of 5).
 //
 // Without GFNI the products are linear too, so each multiplier c ∈ {01,
 // 5B, EF} takes the XOR of the bytes it multiplies, already in their

@@ -41,9 +41,10 @@ import (
 // up to 16 blocks and the 32-block one 280-285 ns for up to 32, against
 // 345-390 ns for one group of 64 and 215-230 ns for the 4-block kernel's
 // four blocks (avx512-gfni; avx512-vbmi 256, 313, 425 and 222 ns); with
-// GFNI's products before the MDS shuffles (mdsTo) avx512-gfni's 16-, 32-
-// and 4-block calls take 204, 260 and 202 ns, against 222, 275 and 218 in
-// the same runs, and a group of 64 365. Its
+// GFNI's products before the MDS shuffles (mdsTo) avx512-gfni's 16- and
+// 32-block calls take 204 and 260 ns, against 222 and 275 in the same runs,
+// a group of 64 365, and its 4-block kernels, _asm/avx512single's now, 165
+// for four. Its
 // position selects merge on masks in mask registers (words posSelect):
 // 1.04-1.07x (avx512-gfni) and 1.04-1.16x (avx512-vbmi) the 4-block
 // kernels' VPTERNLOGD on masks in memory, medians of 5 alternating runs. The

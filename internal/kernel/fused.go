@@ -12,7 +12,9 @@ const FusedGroup = 64
 // smallTail is the most blocks left after the last full group of 64 that
 // go through the 4-block kernels rather than through one padded group of
 // 64. On Zen 5 one call of the 4-block kernels takes about 2/3 of a
-// 64-block group, and two calls more than one group (BenchmarkAVX512Tail).
+// 64-block group (avx512-gfni's, since they run the single-block rounds on
+// zmm registers, under half), and two calls more than a call of the
+// 16-block kernel (BenchmarkAVX512Tail).
 const smallTail = 4
 
 // FusedMin is the shortest run, in bytes, of whole blocks that the fused

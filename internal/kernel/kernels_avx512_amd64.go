@@ -118,7 +118,7 @@ func decryptXTSHalves64AVX512(ks *Schedule, dst, src *byte, n int, tweaks *[2]ui
 
 // encryptBlocks4AVX512 encrypts n blocks from src to dst, four at a time,
 // one in each 128-bit lane: for short tails, and avx512-vbmi's single
-// blocks (avx512-gfni has a kernel of its own for those,
+// blocks (avx512-gfni has kernels of its own for both,
 // kernels_single_avx512_amd64.go). A last group of fewer than four is
 // loaded and stored with masks, which neither read nor write past its
 // blocks. Implemented in avx512_amd64.s.
@@ -405,12 +405,6 @@ func encryptXTSHalves64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweaks *[
 
 //go:noescape
 func decryptXTSHalves64AVX512GFNI(ks *Schedule, dst, src *byte, n int, tweaks *[2]uint64)
-
-//go:noescape
-func encryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)
-
-//go:noescape
-func decryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)
 
 //go:noescape
 func encryptBlocks16AVX512GFNI(ks *Schedule, dst, src *byte, n int)

@@ -40,6 +40,22 @@ func encryptBlock1AVX512GFNI(ks *Schedule, dst, src *byte)
 //go:noescape
 func decryptBlock1AVX512GFNI(ks *Schedule, dst, src *byte)
 
+// encryptBlocks4AVX512GFNI encrypts n blocks from src to dst, four at a
+// time, one in each 128-bit lane, with the single-block kernels' rounds:
+// avx512-gfni's kernel of short runs and tails of up to four blocks (as
+// encryptBlocks4AVX512 is avx512-vbmi's). A last group of fewer than four
+// is loaded and stored block by block, never past its blocks.
+// Implemented in single_avx512_amd64.s.
+//
+//go:noescape
+func encryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
+// decryptBlocks4AVX512GFNI decrypts n blocks from src to dst as
+// encryptBlocks4AVX512GFNI. Implemented in single_avx512_amd64.s.
+//
+//go:noescape
+func decryptBlocks4AVX512GFNI(ks *Schedule, dst, src *byte, n int)
+
 // The chain kernels of avx512-gfni run n > 0 blocks of a serial mode with
 // the chain value s in a register and the S-boxes loaded once a call,
 // which they leave s updated (ChainMode): cbcEncryptAVX512GFNI
