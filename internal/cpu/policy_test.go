@@ -308,7 +308,7 @@ func TestShapes(t *testing.T) {
 		block, single, short string
 		below                int
 	}{
-		{"avx512-gfni", "amd64-1way", "amd64-3way", 7},
+		{"avx512-gfni", "amd64-1way", "amd64-3way", 4},
 		{"avx512-vbmi", "amd64-1way", "amd64-3way", 7},
 		{"avx2-gather", "amd64-1way", "amd64-3way", 13},
 		{"avx2-vpgather", "amd64-1way", "amd64-3way", 16},
