@@ -7,6 +7,7 @@ import (
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
+	"github.com/twofish-go/twofish/_asm/internal/gfmds"
 	"github.com/twofish-go/twofish/_asm/internal/spec"
 )
 
@@ -311,14 +312,9 @@ func (k *kern4) halfRound(s, idx zmm, p int, kp reg.Register, kw int) (zmm, zmm)
 // outputs y of word from[w] of the lane.
 //
 // Output byte i is the XOR over j of MDS[i][j]·y[j]. With GFNI the
-// products by 5B and EF come first, one VGF2P8AFFINEQB each on y as the
-// S-boxes give it; VPSHUFB then puts each output byte's terms in place,
-// y[j], 5B·y[j] or EF·y[j] (5B and EF appear twice in some rows: five
-// shuffles), and two VPTERNLOGDs add the five. The products share two
-// pipes with the shuffles, and shuffling first, as the nibble products
-// below still do, kept them waiting behind five shuffles: 16 blocks in the
-// 16-block kernel took 222 ns against 204, 32 in the 32-block kernel 275
-// against 260 (BenchmarkAVX512Tail, quiet Zen 5, medians of 5).
+// products by 5B and EF come first, then the shuffles (gfmds.Step; 32
+// blocks in the 32-block kernel 260 ns against 275 the other way round,
+// BenchmarkAVX512Tail).
 //
 // Without GFNI the products are linear too, so each multiplier c ∈ {01,
 // 5B, EF} takes the XOR of the bytes it multiplies, already in their
@@ -331,24 +327,9 @@ func (k *kern4) halfRound(s, idx zmm, p int, kp reg.Register, kw int) (zmm, zmm)
 // than seven.
 func mdsTo(y zmm, from [4]int) zmm {
 	if gfni {
-		prod := map[byte]zmm{0x01: y}
-		for _, m := range []byte{0x5B, 0xEF} {
-			prod[m] = c.ZMM()
-			gfMul(gfMatrices.Offset(gfOffset[m]), y, prod[m])
-		}
-		var terms []zmm // 01, 5B, 5B, EF, EF
-		for _, m := range []byte{0x01, 0x5B, 0xEF} {
-			for occ := range 2 {
-				if ctrl, ok := mdsShuffle(from, m, occ); ok {
-					t := c.ZMM()
-					c.VPSHUFB(ctrl, prod[m], t)
-					terms = append(terms, t)
-				}
-			}
-		}
-		c.VPTERNLOGD(operand.U8(0x96), terms[0], terms[1], terms[2])
-		c.VPTERNLOGD(operand.U8(0x96), terms[3], terms[4], terms[2])
-		return terms[2]
+		mat := func(m byte) operand.Mem { return gfMatrices.Offset(gfOffset[m]) }
+		shuffle := func(m byte, occ int) (operand.Mem, bool) { return mdsShuffle(from, m, occ) }
+		return gfmds.Step(c, y, c.ZMM, mat, shuffle)
 	}
 	u := map[byte]zmm{}
 	for _, m := range []byte{0x01, 0x5B, 0xEF} {
