@@ -89,10 +89,10 @@
 //
 // The same rounds on zmm registers, one block in each 128-bit lane, take
 // no longer than on xmm ones: the look-ups are zmm instructions already,
-// and the rest works within lanes (kernel4). So four blocks cost what one does, where the
-// 4-block kernels of _asm/avx512 (avx512-vbmi's now), which keep a block's
-// two pairs in one lane and update the passive one under masks, take 1.2x
-// as long: 165 ns for four blocks against 200, 290 for eight against 356
+// and the rest works within lanes (kernel4). So four blocks cost what one
+// does, where the 4-block kernels of _asm/avx512 (avx512-vbmi's now), which
+// keep a block's two pairs in one lane and update the passive one under
+// masks, take 1.2x as long: 165 ns for four blocks against 200, 290 for eight against 356
 // (BenchmarkAVX512Tail, quiet Zen 5, medians of 5). They take short runs
 // and the tails of long ones, up to four blocks (kernel.crypt64AVX512).
 // The constants are 64 bytes for them; the single-block kernels read the
@@ -103,8 +103,7 @@
 // No memory operand has an index register and no branch but the chain
 // and 4-block kernels' tests of the count: the S-boxes are whole
 // registers or whole lines at fixed offsets, the constants whole lines at
-// fixed addresses. single_avx512_amd64_test.go
-// checks the generated file.
+// fixed addresses. single_avx512_amd64_test.go checks the generated file.
 package main
 
 import (
