@@ -197,7 +197,8 @@ type shape struct {
 //   - Single blocks, chained (each output the next input): on a quiet
 //     Zen 5, amd64-1way takes 68 ns against 134 ns for x/crypto and 181 ns
 //     for avx512-gfni's single-block kernel (227 ns for the 4-block call it
-//     replaced; go test -run '^$' -bench
+//     replaced; 162 ns since its MDS step multiplies before it shuffles,
+//     x/crypto 124 ns in those runs; go test -run '^$' -bench
 //     'Encrypt/impl=(avx512-gfni|xcrypto|amd64-1way)/key=256/size=16$' .,
 //     medians of 5 runs); on Zen 1, 110 ns against 311 ns for x/crypto and
 //     907 ns for avx2-ct when its narrowest call padded a block to 8
@@ -243,7 +244,7 @@ type shape struct {
 func shapePolicy(block string) shape {
 	s := shape{
 		single:    "amd64-1way",
-		singleWhy: "a block's latency is its cost: the 1-way table kernel takes 68 ns on Zen 5 (x/crypto 134 ns, avx512-gfni's constant-time single-block kernel 181 ns, in the same runs of BenchmarkEncrypt, 256-bit key) and 110 ns on Zen 1 (x/crypto 311 ns, avx2-ct 907 ns padded to 8 blocks, its single-block kernel estimated at a third of that); no constant-time kernel comes within 10%",
+		singleWhy: "a block's latency is its cost: the 1-way table kernel takes 68 ns on Zen 5 (x/crypto 134 ns, avx512-gfni's constant-time single-block kernel 181 ns, in the same runs of BenchmarkEncrypt, 256-bit key; 162 ns against x/crypto's 124 ns since) and 110 ns on Zen 1 (x/crypto 311 ns, avx2-ct 907 ns padded to 8 blocks, its single-block kernel estimated at a third of that); no constant-time kernel comes within 10%",
 		short:     "amd64-3way",
 	}
 	switch block {
