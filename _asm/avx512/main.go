@@ -215,17 +215,6 @@ func gfMatrix(m byte) uint64 {
 	return a
 }
 
-// gfMul emits dst = m·y bytewise with the matrix of m in mat: a 64-bit
-// memory operand, which it broadcasts, or a register that holds the
-// matrix in every 64-bit lane.
-func gfMul(mat operand.Op, y, dst zmm) {
-	if m, ok := mat.(operand.Mem); ok {
-		c.VGF2P8AFFINEQB_BCST(operand.U8(0), m, y, dst)
-		return
-	}
-	c.VGF2P8AFFINEQB(operand.U8(0), mat, y, dst)
-}
-
 // Offsets from the schedule (key.go), which the kernels' argument points
 // to: the subkeys, and the four S-boxes as bytes, S-box j at
 // slicedOffset+256j, where expandSliced (key_avx512.go) puts them.
@@ -294,7 +283,7 @@ type kern struct {
 	copies frameCopy
 	// gfReg[m] is the matrix of the product by m in the GFNI kernels,
 	// broadcast in a register.
-	gfReg map[byte]operand.Op
+	gfReg map[byte]zmm
 	// masked is 1 + the group of the body being emitted whose loads and
 	// stores are masked, or 0: the last group of a tail kernel, whose
 	// blocks may be fewer than 64. Its masks are in the frame at masks
@@ -626,7 +615,7 @@ func (k *kern) g(x [4]operand.Op, rot bool) [4]zmm {
 		if gfni {
 			for _, m := range []byte{0x5B, 0xEF} {
 				p := &term{c.ZMM(), count(j, m)}
-				gfMul(k.gfReg[m], y, p.r)
+				c.VGF2P8AFFINEQB(operand.U8(0), k.gfReg[m], y, p.r)
 				for i := range 4 {
 					if spec.MDS[i][j] == m {
 						acc[i].add(p)
@@ -800,7 +789,7 @@ func kernel(dec bool, mode mode) {
 	}
 
 	if gfni {
-		k.gfReg = map[byte]operand.Op{}
+		k.gfReg = map[byte]zmm{}
 		for _, m := range []byte{0x5B, 0xEF} {
 			r := c.ZMM()
 			c.VPBROADCASTQ(k.copies.gf.Offset(gfOffset[m]), r)
