@@ -76,6 +76,22 @@
 // PHT, its selects by VPTERNLOGD), ran at 42 cycles a round against 31
 // summed.
 //
+// Where the cycles go, measured by taking stages out (throwaway builds
+// whose rounds compute the wrong thing; BenchmarkSingleAVX512, quiet Zen 5,
+// 3 turns, a block 160 ns as it is): one look-up in place of the eight and
+// their selects, 111 ns, so the S-box stage costs 10.7 cycles a round more
+// than one VPERMI2B (5.0 the two levels of constant-mask blends, 5.6 the
+// other seven look-ups with the VPMOVB2M and the bit-7 blend); one
+// VPSHUFB in place of the MDS step, 126 ns (7.5 cycles a round); no PHT,
+// 143 ns (3.9). Two variants measured against it, not kept: the look-ups
+// zero-masked to their S-box's bytes, a bit-7 blend for each S-box and an
+// OR of the four (VPTERNLOGD, VPORD), 13 cycles to the MDS step's input on
+// paper against 14: equal (158-165 ns against 157-165); and the MDS matrix
+// applied S-box by S-box, each S-box's products shuffled into place from
+// its own look-ups so that no constant-mask blend is needed (8 products, 12
+// shuffles, 5 VPTERNLOGDs): 167-174 ns against 157-165, the shuffle pipes'
+// extra work costing more than the blends it saves.
+//
 // # Chain kernels
 //
 // The serial modes (CBC and CFB encryption, OFB's key stream, CMAC's
@@ -95,6 +111,11 @@
 // masks, take 1.2x as long: 165 ns for four blocks against 200, 290 for eight against 356
 // (BenchmarkAVX512Tail, quiet Zen 5, medians of 5). They take short runs
 // and the tails of long ones, up to four blocks (kernel.crypt64AVX512).
+// Two registers of four blocks, their rounds interleaved, took 196 ns for
+// eight blocks against 204 for the 16-block kernel and 292 for two groups
+// of the 4-block kernel: their 32 instructions a round on the shuffle
+// pipes delay each other's chains, 42 cycles a round against 32 (quiet Zen
+// 5, medians of 5; not kept).
 // The constants are 64 bytes for them; the single-block kernels read the
 // first 16.
 //
