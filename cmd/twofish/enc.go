@@ -422,13 +422,6 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 			_, err = fmt.Fprintf(ivOut.w, "%x\n", cfg.iv)
 		}
 		if err != nil {
-			clean.do(func() error {
-				out.abort()
-				if ivOut != nil {
-					ivOut.abort()
-				}
-				return nil
-			})
 			return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
 		}
 	}
@@ -436,13 +429,6 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 	err = cr.run(in, out.w, p.add)
 	p.finish()
 	if err != nil {
-		clean.do(func() error {
-			out.abort()
-			if ivOut != nil {
-				ivOut.abort()
-			}
-			return nil
-		})
 		return err
 	}
 	err = clean.do(func() error {
@@ -456,14 +442,11 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		if ivOut.force && ivOut.tmp != nil {
 			var err error
 			if restore, discard, err = moveAside(ivOut.name); err != nil {
-				out.abort()
-				ivOut.abort()
 				return fmt.Errorf("-iv-out %v", pathErr(err))
 			}
 		}
 		if err := ivOut.commit(); err != nil {
 			restore()
-			out.abort()
 			return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
 		}
 		if err := out.commit(); err != nil {

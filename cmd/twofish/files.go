@@ -68,13 +68,14 @@ func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*o
 
 // tempPattern is os.CreateTemp's pattern for a file that stands in for
 // the file base in its directory: hidden, named after base, and ending in
-// suffix. Of a long base it takes the first 64 bytes or so, a whole
-// character at the end, so that the name fits in the 255 bytes a name may
+// suffix. Of a long base it takes the first 61 to 64 bytes, a whole
+// character at the end where base is UTF-8 (a name need not be: any bytes
+// but '/' and NUL), so that the name fits in the 255 bytes a name may
 // have, as base does.
 func tempPattern(base, suffix string) string {
 	if len(base) > 64 {
 		n := 64
-		for !utf8.RuneStart(base[n]) {
+		for n > 64-utf8.UTFMax && !utf8.RuneStart(base[n]) {
 			n--
 		}
 		base = base[:n]
@@ -139,8 +140,9 @@ func unwrapPath(err error) error {
 // appeared there meanwhile.
 func (o *output) commit() error {
 	if o.tmp == nil {
-		if o.file != nil {
-			return o.file.Close()
+		if f := o.file; f != nil {
+			o.file = nil
+			return f.Close()
 		}
 		return nil
 	}
@@ -258,10 +260,17 @@ func (c *cleanup) do(f func() error) error {
 	return f()
 }
 
-// stop stops watching for signals.
+// stop stops watching for signals and removes the temporary files of the
+// outputs not committed: after a failure, and after a panic, which main
+// turns into an error message.
 func (c *cleanup) stop() {
 	signal.Stop(c.sigs)
 	close(c.sigs)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, o := range c.outputs {
+		o.abort()
+	}
 }
 
 // maxSecretFile is the most that readSecretFile reads of a key, passphrase

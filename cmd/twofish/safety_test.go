@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -298,6 +299,58 @@ func TestLongOutputName(t *testing.T) {
 		if p := tempPattern(filepath.Base(name), ".tmp"); len(p) > 128 || !utf8.ValidString(p) {
 			t.Errorf("the temporary files of %s are named by %q", name, p)
 		}
+	}
+}
+
+// TestTempPatternAnyName checks the temporary files' names of long names
+// that are not UTF-8, which Unix file systems take: the first 64 bytes or
+// so of the name, whether or not they end in the middle of a character.
+func TestTempPatternAnyName(t *testing.T) {
+	for _, base := range []string{
+		strings.Repeat("\x80", 70),        // continuation bytes only
+		"a" + strings.Repeat("\xbf", 200), // one character, then continuation bytes
+		strings.Repeat("\xff", 255),
+		strings.Repeat("é", 40) + "\x80\x80",
+	} {
+		if p := tempPattern(base, ".tmp"); len(p) > 1+64+2+4 || !strings.HasPrefix(p, "."+base[:60]) {
+			t.Errorf("the temporary files of %q are named by %q", base, p)
+		}
+	}
+	if runtime.GOOS == "linux" {
+		dir := t.TempDir()
+		in, out := filepath.Join(dir, "in"), filepath.Join(dir, strings.Repeat("\x80", 70))
+		writeFile(t, in, []byte("message"))
+		mustRun(t, nil, nil, "enc", "-mode", "ctr", "-key", key128, "-iv", key128, "-in", in, "-out", out)
+		if names := dirNames(t, dir); len(names) != 2 {
+			t.Errorf("files in the directory: %q", names)
+		}
+	}
+}
+
+// TestCleanupAfterPanic checks that a command that panics leaves no
+// temporary file: main turns the panic into an error message, and the
+// cleanup's deferred stop removes the outputs not committed.
+func TestCleanupAfterPanic(t *testing.T) {
+	dir := t.TempDir()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("no panic")
+			}
+		}()
+		clean := newCleanup(io.Discard, "enc")
+		defer clean.stop()
+		out, err := clean.create(filepath.Join(dir, "out"), nil, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := out.w.Write([]byte("half a message")); err != nil {
+			t.Fatal(err)
+		}
+		panic("a bug")
+	}()
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("files left: %q", names)
 	}
 }
 
