@@ -33,10 +33,10 @@ variable that -passphrase-env names; it goes through Argon2id (-argon2-time,
 -argon2-memory, -argon2-threads; the defaults take 0.3-0.4 s on a 2-core AMD
 EPYC). Or a key file (-key-file): 32 bytes, raw or in hex. A sealed file is
 untrusted until it authenticates, so open refuses one whose Argon2id would
-cost more than 2 GiB of memory, 4 GiB of passes times memory or 16 lanes
-before it derives a key; -argon2-max-memory, -argon2-max-work and
--argon2-max-threads raise the ceiling for files sealed with stronger
-settings (and let seal write them).
+cost more than 2 GiB of memory (1 GiB in a 32-bit build), 4 GiB of passes
+times memory or 16 lanes before it derives a key; -argon2-max-memory,
+-argon2-max-work and -argon2-max-threads raise the ceiling for files sealed
+with stronger settings (and let seal write them).
 
 An output file is written under a temporary name and renamed into place only
 when the whole message is done (for open: when every chunk authenticated), so
@@ -112,7 +112,7 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	var chunk, argonMiB uint
 	var argonTime, argonThreads uint
 	var maxMiB, maxWorkMiB, maxThreads uint64
-	fs.Uint64Var(&maxMiB, "argon2-max-memory", defaultArgon2MaxMemMiB, "open no file whose Argon2id asks for more memory, in `MiB`, and seal none")
+	fs.Uint64Var(&maxMiB, "argon2-max-memory", min(defaultArgon2MaxMemMiB, maxArgon2MemoryHere>>10), "open no file whose Argon2id asks for more memory, in `MiB`, and seal none")
 	fs.Uint64Var(&maxWorkMiB, "argon2-max-work", defaultArgon2MaxWorkMiB, "open no file whose Argon2id asks for more passes times memory, in `MiB`, and seal none")
 	fs.Uint64Var(&maxThreads, "argon2-max-threads", defaultArgon2MaxThreads, "open no file whose Argon2id asks for more `lanes`, and seal none")
 	if !open {
@@ -148,8 +148,8 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	if cfg.in == "" || cfg.out == "" {
 		return nil, usagef("-in and -out: want a file name or -")
 	}
-	if maxMiB > maxArgon2Memory>>10 {
-		return nil, usagef("-argon2-max-memory %d: want at most %d MiB, the format's limit", maxMiB, maxArgon2Memory>>10)
+	if maxMiB > maxArgon2MemoryHere>>10 {
+		return nil, usagef("-argon2-max-memory %d: want at most %d MiB, %s", maxMiB, maxArgon2MemoryHere>>10, argon2MemoryLimit())
 	}
 	if maxWorkMiB > 1<<42 {
 		return nil, usagef("-argon2-max-work %d: want at most %d MiB", maxWorkMiB, uint64(1<<42))
@@ -181,8 +181,8 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	}
 	// The bound is checked in MiB before multiplying: argonMiB*1024 wraps
 	// from 2^54 MiB, and 2^54+1 would pass as 1 MiB.
-	if argonMiB < 1 || argonMiB > maxArgon2Memory/1024 || argonMiB*1024 < 8*argonThreads {
-		return nil, usagef("-argon2-memory %d: want 1 to %d MiB, at least 8 KiB per lane", argonMiB, maxArgon2Memory/1024)
+	if argonMiB < 1 || argonMiB > maxArgon2MemoryHere/1024 || argonMiB*1024 < 8*argonThreads {
+		return nil, usagef("-argon2-memory %d: want 1 to %d MiB (%s), at least 8 KiB per lane", argonMiB, maxArgon2MemoryHere/1024, argon2MemoryLimit())
 	}
 	cfg.argonTime, cfg.argonMem, cfg.argonThreads = uint32(argonTime), uint32(argonMiB*1024), byte(argonThreads)
 	if cfg.keyFile == "" {
@@ -284,6 +284,17 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 				return fmt.Errorf("the file's header: %v", err)
 			}
 		}
+		// The shortest body, an empty last chunk, is a tag: a file that
+		// ends before one is refused here too.
+		tag := make([]byte, sealTagSize)
+		n, err = io.ReadFull(in, tag)
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return fmt.Errorf("reading the input: %v", unwrapPath(err))
+		}
+		if n < sealTagSize {
+			return errors.New("the file was cut short after its header")
+		}
+		in = io.MultiReader(bytes.NewReader(tag), in)
 	} else {
 		h = &sealHeader{aead: cfg.aead, chunkLog: cfg.chunkLog}
 		if _, err := crand.Read(h.salt[:]); err != nil {
@@ -301,7 +312,6 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := sealStream(cfg, h, in, out.w, total, stderr); err != nil {
-		clean.do(func() error { out.abort(); return nil })
 		return err
 	}
 	return clean.do(out.commit)

@@ -140,7 +140,7 @@ func TestSealTamper(t *testing.T) {
 		switch {
 		case cut < hdr:
 			want = "header"
-		case cut == hdr:
+		case cut < hdr+sealTagSize:
 			want = "cut short after its header"
 		}
 		if cut == 0 {
@@ -354,6 +354,24 @@ func openByFormat(b, key []byte) (msg []byte, ok bool) {
 	return msg, true
 }
 
+// TestOpenShortBodyCostsNothing checks that open refuses a file whose body
+// is shorter than the shortest there is, an empty last chunk's tag, before
+// it pays for Argon2id.
+func TestOpenShortBodyCostsNothing(t *testing.T) {
+	dir, msg, _, pass := sealSetup(t, 100)
+	secret := []string{"-passphrase-file", pass}
+	sealed := sealFile(t, dir, msg, "sealed", append(fastArgon, secret...)...)
+	derive := argon2IDKey
+	defer func() { argon2IDKey = derive }()
+	argon2IDKey = func(pass, salt []byte, time, memory uint32, threads uint8, keyLen uint32) []byte {
+		t.Error("open derived a key for a file too short to open")
+		return make([]byte, keyLen)
+	}
+	for _, n := range []int{0, 1, sealTagSize - 1} {
+		openFails(t, dir, sealed[:sealHeaderSize+n], "cut short after its header", secret...)
+	}
+}
+
 // TestSealPassphraseTamper flips every bit of the header of a file sealed
 // with a passphrase, and sets every Argon2id field to its largest value:
 // open must refuse each with one line, exit 1 and no output, and never
@@ -546,7 +564,9 @@ func TestSealArgon2MemoryOverflow(t *testing.T) {
 func TestSealFlagBounds(t *testing.T) {
 	// Seal's cases raise the ceiling to the most it may be, so that the
 	// flag under test is the one that refuses.
-	raise := []string{"-argon2-max-memory", "4096", "-argon2-max-work", "4398046511104", "-argon2-max-threads", "255"}
+	// Memory's bound is the format's 4096 MiB, 1024 in a 32-bit build.
+	most, over := fmt.Sprint(maxArgon2MemoryHere>>10), fmt.Sprint(maxArgon2MemoryHere>>10+1)
+	raise := []string{"-argon2-max-memory", most, "-argon2-max-work", "4398046511104", "-argon2-max-threads", "255"}
 	for _, tc := range []struct {
 		open bool
 		args []string
@@ -558,15 +578,15 @@ func TestSealFlagBounds(t *testing.T) {
 		{false, []string{"-argon2-threads", "255", "-argon2-memory", "2"}, ""},
 		{false, []string{"-argon2-threads", "256", "-argon2-memory", "2"}, "-argon2-threads 256: want 1 to 255"},
 		{false, []string{"-argon2-threads", "255", "-argon2-memory", "1"}, "at least 8 KiB per lane"},
-		{false, []string{"-argon2-memory", "4096"}, ""},
-		{false, []string{"-argon2-memory", "4097"}, "-argon2-memory 4097: want 1 to 4096 MiB"},
+		{false, []string{"-argon2-memory", most}, ""},
+		{false, []string{"-argon2-memory", over}, "-argon2-memory " + over + ": want 1 to " + most + " MiB"},
 		{false, []string{"-chunk-size", "1024"}, ""},
 		{false, []string{"-chunk-size", "16777216"}, ""},
 		{false, []string{"-chunk-size", "33554432"}, "-chunk-size 33554432: want a power of two"},
 		{false, []string{"-chunk-size", "0"}, "-chunk-size 0: want a power of two"},
 		{false, []string{"-chunk-size", "-1024"}, `invalid value "-1024" for flag -chunk-size`},
-		{true, []string{"-argon2-max-memory", "4096"}, ""},
-		{true, []string{"-argon2-max-memory", "4097"}, "-argon2-max-memory 4097: want at most 4096 MiB"},
+		{true, []string{"-argon2-max-memory", most}, ""},
+		{true, []string{"-argon2-max-memory", over}, "-argon2-max-memory " + over + ": want at most " + most + " MiB"},
 		{true, []string{"-argon2-max-memory", "-1"}, `invalid value "-1" for flag -argon2-max-memory`},
 		{true, []string{"-argon2-max-work", "4398046511104"}, ""},
 		{true, []string{"-argon2-max-work", "4398046511105"}, "-argon2-max-work 4398046511105: want at most 4398046511104 MiB"},

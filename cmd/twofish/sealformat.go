@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -110,6 +111,22 @@ func parseSealHeader(b []byte) (*sealHeader, error) {
 // for (4 GiB, in KiB); argon2Limits bound what open pays well below it.
 const maxArgon2Memory = 4 << 20
 
+// maxArgon2MemoryHere is the most memory Argon2id may have in this build:
+// the format's limit where an int has 64 bits, and 1 GiB, half the range of
+// an int, where it has 32. x/crypto's argon2 allocates all its memory as
+// one slice, and a 32-bit address space (3 or 4 GiB) holds none of 4 GiB
+// (it panics: "makeslice: len out of range") and seldom one of 2 GiB (the
+// runtime stops the process: "out of memory", which no recover catches).
+const maxArgon2MemoryHere = min(maxArgon2Memory, (math.MaxInt/2+1)>>10)
+
+// argon2MemoryLimit says, for a usage error, what sets maxArgon2MemoryHere.
+func argon2MemoryLimit() string {
+	if maxArgon2MemoryHere < maxArgon2Memory {
+		return "the most a 32-bit build gives Argon2id"
+	}
+	return "the format's limit"
+}
+
 // argon2Limits are the most Argon2id work that open derives a key with. A
 // sealed file is untrusted input, and its header is authenticated only by
 // the key that Argon2id derives from it, so the costs the header asks for
@@ -124,8 +141,9 @@ type argon2Limits struct {
 	lanes  uint64
 }
 
-// The default ceiling: 2 GiB of memory, which admits RFC 9106's first
-// recommended setting (one pass over 2 GiB); 4 GiB of work, passes times
+// The default ceiling: 2 GiB of memory (1 GiB in a 32-bit build,
+// maxArgon2MemoryHere), which admits RFC 9106's first recommended setting
+// (one pass over 2 GiB); 4 GiB of work, passes times
 // memory, ten times the default's 8 × 48 MiB; 16 lanes, four times the
 // default. The worst header within it, two passes over 2 GiB in one lane,
 // costs 14.5 s and 2 GiB on the 2-core Zen 5 machine, where the default
