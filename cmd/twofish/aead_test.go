@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/twofish-go/twofish"
 )
@@ -160,6 +162,42 @@ func TestAEADSizeLimit(t *testing.T) {
 	}
 	if got := readFile(t, filepath.Join(dir, "back")); !bytes.Equal(got, make([]byte, 1<<20)) {
 		t.Errorf("dec at the limit gave %d bytes back", len(got))
+	}
+}
+
+// TestReadMessage checks that gcm and ocb read a regular file into one
+// buffer of its size and a tag's room, and any other input (a pipe) whole
+// however it grows; and that either stops one byte past the limit.
+func TestReadMessage(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 4095, 4096, 100000} {
+		msg := randomBytes(rng(t), size)
+		name := filepath.Join(dir, fmt.Sprint(size))
+		writeFile(t, name, msg)
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf, err := readMessage(f, 1<<20, aeadTagSize)
+		f.Close()
+		if err != nil || !bytes.Equal(buf, msg) || cap(buf) != size+1+aeadTagSize {
+			t.Errorf("a file of %d bytes: %d bytes read, room for %d, %v", size, len(buf), cap(buf), err)
+		}
+		buf, err = readMessage(iotest.OneByteReader(bytes.NewReader(msg)), 1<<20, aeadTagSize)
+		if err != nil || !bytes.Equal(buf, msg) || cap(buf) < size+aeadTagSize {
+			t.Errorf("a stream of %d bytes: %d bytes read, room for %d, %v", size, len(buf), cap(buf), err)
+		}
+		if buf, err := readMessage(f, 1<<20, aeadTagSize); err == nil {
+			t.Errorf("a closed file gave %d bytes and no error", len(buf))
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "100000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if buf, err := readMessage(f, 4096, aeadTagSize); err != nil || len(buf) != 4097 || cap(buf) != 4097+aeadTagSize {
+		t.Errorf("a file over the limit: %d bytes read, room for %d, %v; want 4097 and %d", len(buf), cap(buf), err, 4097+aeadTagSize)
 	}
 }
 
