@@ -9,4 +9,4 @@
 // measurement is available.
 package cpuclock
 
-//go:generate go run -C ../../_asm/cpuclock . -out ../../internal/cpuclock/cpuclock_amd64.s -stubs ../../internal/cpuclock/stub_amd64.go -pkg cpuclock
+//go:generate env -u GOARCH go run -C ../../_asm/cpuclock . -out ../../internal/cpuclock/cpuclock_amd64.s -stubs ../../internal/cpuclock/stub_amd64.go -pkg cpuclock
