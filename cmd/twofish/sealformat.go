@@ -141,9 +141,9 @@ type argon2Limits struct {
 	lanes  uint64
 }
 
-// The default ceiling: 2 GiB of memory (1 GiB in a 32-bit build,
-// maxArgon2MemoryHere), which admits RFC 9106's first recommended setting
-// (one pass over 2 GiB); 4 GiB of work, passes times
+// The default ceiling: 2 GiB of memory, which admits RFC 9106's first
+// recommended setting (one pass over 2 GiB), or in a 32-bit build the 1 GiB
+// of maxArgon2MemoryHere, which does not; 4 GiB of work, passes times
 // memory, ten times the default's 8 × 48 MiB; 16 lanes, four times the
 // default. The worst header within it, two passes over 2 GiB in one lane,
 // costs 14.5 s and 2 GiB on the 2-core Zen 5 machine, where the default
