@@ -176,6 +176,31 @@ func TestGCMCounterWraps(t *testing.T) {
 	})
 }
 
+// TestGCMPathIsPublic checks that what takes GCM's key stream, the fused
+// CTR kernel or the bulk kernel, is chosen from public values alone. A
+// nonce of other than 12 bytes makes J0 by GHASH under the secret H, and
+// the fused kernel's counter carries where GCM's wraps around: were the
+// path to leave the kernel only near the wrap, its timing would tell where
+// the secret counter is. Such nonces never take the fused kernel; 12-byte
+// nonces take it for every whole group, their counter never wrapping.
+func TestGCMPathIsPublic(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		c := mustCipher(t, randBytes(r, 32), impl.Name)
+		n := 9*fusedBytes + 200
+		for _, ns := range []int{1, 8, 12, 16, 32} {
+			g := mustAEAD(t, aeadModes[0], c, ns, 16).(*gcm)
+			want := 0
+			if c.k.Fused() && ns == gcmStandardNonceSize {
+				want = gcmFusedBatch
+			}
+			if got := g.fusedRun(make([]byte, n), BlockSize); got != want {
+				t.Errorf("%d-byte nonce, %d bytes: the fused kernel takes %d, want %d", ns, n, got, want)
+			}
+		}
+	})
+}
+
 // TestGCMLengthsBlock checks the block of bit lengths that GHASH ends with
 // (gcm.finish) for associated data and ciphertexts of 2^29 bytes and more,
 // whose bit lengths need more than 32 bits, up to GCM's limits: no test
