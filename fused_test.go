@@ -161,10 +161,9 @@ func checkXTS(t *testing.T, newXTS func(key []byte) (*XTS, error)) {
 // 32-bit counter of J0 just below its wrap, and at lengths of whole groups
 // around it, through every implementation, against the same code over a
 // cipher.Block that is not a *Cipher (so no fused kernel). Only a nonce of
-// other than 12 bytes makes such a J0, and those never go to the fused CTR
-// kernel, which carries into the upper 96 bits (TestGCMPathIsPublic): the
-// key stream's call must wrap the counter alone wherever it falls among
-// its batches and groups.
+// other than 12 bytes makes such a J0: the fused CTR kernel, which takes
+// whole groups whatever the counter (TestGCMPathIsPublic), must wrap it
+// alone wherever it falls among its batches and groups.
 func TestFusedGCMCounter(t *testing.T) {
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		r := testRand(t)

@@ -38,10 +38,6 @@ func NewGCM(b cipher.Block) (cipher.AEAD, error) {
 // sizes: the nonce must not be empty, and the tag is 12 to 16 bytes.
 // crypto/cipher's GCM constructors call it (only use other sizes than 12
 // and 16 for compatibility with existing systems, as crypto/cipher says).
-// With the AVX-512 kernels another nonce size runs at about 0.8x the
-// speed of 12 bytes: its counter starts at a secret value and may wrap
-// around within a message, as the fused CTR kernel's does not, and to
-// choose the kernel by where it wraps would leak it.
 func (c *Cipher) NewGCM(nonceSize, tagSize int) (cipher.AEAD, error) {
 	return newGCM(c, nonceSize, tagSize)
 }
@@ -183,7 +179,7 @@ func (g *gcm) cryptWith(ks, dst, src []byte, j0, y, tagMask *[BlockSize]byte, op
 				ghash.Padded(&g.key, y, src[:n])
 			}
 			c := [2]uint64{binary.BigEndian.Uint64(j0[8:])&^0xFFFFFFFF | uint64(ctr), binary.BigEndian.Uint64(j0[:8])}
-			if g.b.c.k.CTRGroups(dst[:n], src[:n], &c, nil) != n {
+			if g.b.c.k.GCMGroups(dst[:n], src[:n], &c) != n {
 				// Fused means every whole group goes to the kernel; were
 				// one left, Seal in place would leave plaintext in dst.
 				panic("twofish: internal error: the fused CTR kernel left blocks of GCM undone")
@@ -223,23 +219,17 @@ func (g *gcm) cryptWith(ks, dst, src []byte, j0, y, tagMask *[BlockSize]byte, op
 
 // fusedRun returns how many bytes at the start of src go to the fused CTR
 // kernel next, with skip the bytes of the tag mask's block still to come:
-// none without that kernel or with a nonce of other than 12 bytes; else
-// the whole groups of gcmFusedBatch bytes at most, but for the last of an
-// odd number of them before the end when the bulk kernel takes the blocks
-// after it, the tag mask's among them, as a group: the key stream's call
-// (g.b.encryptBlocks) then takes the two groups together, in one call of
-// the kernels' pairs (kernel.Cipher.TakesAsGroup).
-//
-// The kernel's counter carries into the upper 96 bits, GCM's wraps around
-// alone. A 12-byte nonce's counter starts at 2 and cannot wrap within the
-// longest message (gcmMaxPlaintext); any other nonce's J0 is GHASH of the
-// nonce under the secret H, so where its counter wraps is secret, and
-// leaving the kernel there would time a linear function of H (8 KiB took
-// 1.19x as long, Zen 5). Those nonces take the key stream's call, which
-// wraps the counter without a branch, whatever their J0: 0.8x the fused
-// kernel's speed (Zen 5, 8 KiB, 16-byte nonce).
+// none without that kernel; else the whole groups of gcmFusedBatch bytes at
+// most, but for the last of an odd number of them before the end when the
+// bulk kernel takes the blocks after it, the tag mask's among them, as a
+// group: the key stream's call (g.b.encryptBlocks) then takes the two
+// groups together, in one call of the kernels' pairs
+// (kernel.Cipher.TakesAsGroup). The counter plays no part: the kernel
+// counts as GCM does (kernel.Cipher.GCMGroups), and where a nonce of other
+// than 12 bytes makes J0 by GHASH, the counter is a secret that must not
+// choose the path.
 func (g *gcm) fusedRun(src []byte, skip int) int {
-	if g.b.c == nil || !g.b.c.k.Fused() || g.nonceSize != gcmStandardNonceSize {
+	if g.b.c == nil || !g.b.c.k.Fused() {
 		return 0
 	}
 	n := min(len(src), gcmFusedBatch) &^ (fusedBytes - 1)

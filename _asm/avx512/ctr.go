@@ -28,6 +28,13 @@ import (
 // group delayed the rounds after it: CTR ran at 0.90x the speed of ECB,
 // where it now runs at 0.98x (Zen 5, BenchmarkFusedGroups, medians of 7).
 //
+// The argument counting says which bits of the counter count: after each
+// addition a VPTERNLOGQ takes those from the sum and the others from the
+// group's first counter. CTR counts all 128 bits; GCM counts the low 32,
+// which wrap around alone (NIST SP 800-38D's inc32), so that the kernel
+// takes GCM's key stream whatever its counter, a secret where J0 comes
+// from GHASH, and wherever it wraps.
+//
 // It counts bytes, and masks its last group as the blocks kernels do
 // (kern.blocks), a partial last block's bytes too (kern.xorTail), the last
 // block's key stream to *rest, as the word layout's CTR kernel hands it
@@ -37,8 +44,8 @@ type ctrKernel struct {
 	k         *kern
 	ctr, rest reg.GPVirtual
 	// slot holds the first counter of the next group in every lane, in
-	// the frame.
-	slot operand.Mem
+	// the frame, and counting the mask of the bits that count.
+	slot, counting operand.Mem
 	// base is the current group's first counter; one and bswap are
 	// constants in registers during a group's load.
 	base, one, bswap zmm
@@ -73,8 +80,8 @@ func ctrConstants() {
 
 func (o *ctrKernel) name(bool) string { return "encryptCTR64AVX512" }
 
-// frame is the counter's slot.
-func (o *ctrKernel) frame() int { return 64 }
+// frame is the counter's slot and the mask of the bits that count.
+func (o *ctrKernel) frame() int { return 128 }
 
 func (o *ctrKernel) unit() int { return 16 }
 
@@ -90,6 +97,17 @@ func (o *ctrKernel) begin(k *kern, slot operand.Mem) {
 	x := c.ZMM()
 	c.VBROADCASTI32X4(operand.Mem{Base: o.ctr}, x)
 	c.VMOVDQA64(x, o.slot)
+	o.counting = slot.Offset(64)
+	counting := c.Load(c.Param("counting"), c.GP64())
+	c.VBROADCASTI32X4(operand.Mem{Base: counting}, x)
+	c.VMOVDQA64(x, o.counting)
+}
+
+// count sets x to b plus d in the bits of each lane's counter that count,
+// leaving the others as b has them.
+func (o *ctrKernel) count(x, b zmm, d operand.Op) {
+	add(x, b, d, o.one)
+	c.VPTERNLOGQ(operand.U8(0xE4), o.counting, b, x) // counting ? x : b
 }
 
 // add sets x to b plus d (a register or memory) in each lane's 128-bit
@@ -115,12 +133,12 @@ func (o *ctrKernel) load(_ reg.Register, _, r int, white zmm) zmm {
 		c.VMOVDQU64(ctrOne, o.one)
 		c.VMOVDQU64(ctrSwap, o.bswap)
 		next := c.ZMM()
-		add(next, o.base, ctr64, o.one)
+		o.count(next, o.base, ctr64)
 		c.VMOVDQA64(next, o.slot)
 	}
 	d, x := c.ZMM(), c.ZMM()
 	c.VMOVDQU64(ctrOffsets.Offset(64*r), d)
-	add(x, o.base, d, o.one)
+	o.count(x, o.base, d)
 	c.VPSHUFB(o.bswap, x, x)
 	c.VPXORD(white, x, x)
 	return x

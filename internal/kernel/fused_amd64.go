@@ -50,6 +50,26 @@ func (c *Cipher) CTRGroups(dst, src []byte, ctr *[2]uint64, rest *[BlockSize]byt
 	return c.fused(fusedCTR, dst, src, ctr, nil, rest)
 }
 
+// GCMGroups is CTRGroups with GCM's counter (NIST SP 800-38D's inc32):
+// only its low 32 bits count, and they wrap around alone. It takes whole
+// groups of FusedGroup blocks only, and leaves *ctr after the last.
+func (c *Cipher) GCMGroups(dst, src []byte, ctr *[2]uint64) int {
+	n := len(src) &^ (FusedGroup*BlockSize - 1)
+	if !c.Fused() || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	c.fused64(fusedGCM, &dst[0], &src[0], n, ctr, nil, nil)
+	return n
+}
+
+// The bits of the counter that count, for the CTR kernels: all of CTR's,
+// the low 32 of GCM's.
+var (
+	countingCTR = [2]uint64{^uint64(0), ^uint64(0)}
+	countingGCM = [2]uint64{1<<32 - 1, 0}
+)
+
 // CBCDecryptGroups decrypts in CBC mode, from the IV *iv, the blocks at
 // the start of src that the fused kernels take into dst (which may be
 // src), leaves the last ciphertext block in *iv, and returns how many
@@ -133,6 +153,7 @@ func (c *Cipher) XTSHalvesTake(sectorBytes int) bool {
 // The fused mode kernels, for fused and fused64.
 const (
 	fusedCTR = iota
+	fusedGCM // CTR with GCM's counter, in fused64 only
 	fusedCBC
 	fusedCFB
 	fusedXTSEnc
@@ -275,9 +296,13 @@ func (c *Cipher) fused64(m int, dst, src *byte, size int, ctr *[2]uint64, iv, re
 	gfni, n := c.Head() == AVX512GFNI, size/BlockSize
 	switch {
 	case m == fusedCTR && gfni:
-		encryptCTR64AVX512GFNI(c.ks, dst, src, size, ctr, rest)
+		encryptCTR64AVX512GFNI(c.ks, dst, src, size, ctr, rest, &countingCTR)
 	case m == fusedCTR:
-		encryptCTR64AVX512(c.ks, dst, src, size, ctr, rest)
+		encryptCTR64AVX512(c.ks, dst, src, size, ctr, rest, &countingCTR)
+	case m == fusedGCM && gfni:
+		encryptCTR64AVX512GFNI(c.ks, dst, src, size, ctr, rest, &countingGCM)
+	case m == fusedGCM:
+		encryptCTR64AVX512(c.ks, dst, src, size, ctr, rest, &countingGCM)
 	case m == fusedCBC && gfni:
 		decryptCBC64AVX512GFNI(c.ks, dst, src, n, iv)
 	case m == fusedCBC:

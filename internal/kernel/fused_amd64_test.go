@@ -55,6 +55,23 @@ func ctrRef(ref *Cipher, dst, src []byte, hi, lo uint64) (uint64, uint64) {
 	return hi, lo
 }
 
+// gcmRef is CTR with GCM's counter in Go over ref, from the counter hi, lo
+// (the 128-bit counter hi<<64 | lo) whose low 32 bits alone count; it
+// returns the counter after the last block.
+func gcmRef(ref *Cipher, dst, src []byte, hi, lo uint64) (uint64, uint64) {
+	ks := make([]byte, len(src))
+	for i := 0; i < len(ks); i += BlockSize {
+		binary.BigEndian.PutUint64(ks[i:], hi)
+		binary.BigEndian.PutUint64(ks[i+8:], lo)
+		lo = lo&^(1<<32-1) | uint64(uint32(lo)+1)
+	}
+	ref.EncryptBlocks(ks, ks)
+	for i := range src {
+		dst[i] = src[i] ^ ks[i]
+	}
+	return hi, lo
+}
+
 // cbcDecryptRef is CBC decryption in Go over ref; it returns the last
 // ciphertext block.
 func cbcDecryptRef(ref *Cipher, dst, src []byte, iv [BlockSize]byte) [BlockSize]byte {
@@ -443,6 +460,50 @@ func TestCTRGroupsCarry(t *testing.T) {
 	})
 }
 
+// TestGCMGroupsCounter checks the CTR kernel with GCM's counter, whose low
+// 32 bits alone count: from 2^32-1-k, k from 0 to 130, so that the wrap
+// falls in every lane of every register of both groups of a two-group call
+// and just after them, with the upper 96 bits random and all ones (where
+// a carry out of the low 32 would show), against the same in Go; and that
+// it takes only the whole groups of a run, leaving the blocks after them
+// alone. With -short (under emulation), k goes in steps of 5.
+func TestGCMGroupsCounter(t *testing.T) {
+	step := uint32(1)
+	if testing.Short() {
+		step = 5
+	}
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		r := testRand(t)
+		key := randBytes(r, 32)
+		c, ref := newCipher(key, kern), newCipher(key, Generic)
+		for _, n := range []int{FusedGroup, 2 * FusedGroup, 2*FusedGroup + 37} {
+			whole := n / FusedGroup * FusedGroup * BlockSize
+			src := randBytes(r, n*BlockSize)
+			want := make([]byte, whole)
+			for _, upper := range [][2]uint64{{^uint64(0), ^uint64(0)}, {r.Uint64(), r.Uint64()}} {
+				for k := uint32(0); k <= 2*FusedGroup+2; k += step {
+					hi, lo := upper[1], upper[0]&^(1<<32-1)|uint64(^uint32(0)-k)
+					wantHi, wantLo := gcmRef(ref, want, src[:whole], hi, lo)
+					got := make([]byte, len(src))
+					ctr := [2]uint64{lo, hi}
+					if m := c.GCMGroups(got, src, &ctr); m != whole {
+						t.Fatalf("%d blocks: GCMGroups did %d bytes, want %d", n, m, whole)
+					}
+					if !bytes.Equal(got[:whole], want) {
+						t.Fatalf("%d blocks, counter %016x%016x: differs from GCM's counter in Go", n, hi, lo)
+					}
+					if !bytes.Equal(got[whole:], make([]byte, len(got)-whole)) {
+						t.Fatalf("%d blocks: GCMGroups wrote past its whole groups", n)
+					}
+					if ctr != [2]uint64{wantLo, wantHi} {
+						t.Fatalf("%d blocks, counter %016x%016x: next counter %x, want %x", n, hi, lo, ctr, [2]uint64{wantLo, wantHi})
+					}
+				}
+			}
+		}
+	})
+}
+
 // TestFusedGroupsDecline checks that the Ciphers of the kernels without
 // fused mode kernels decline the fused modes and leave dst alone, and that
 // those with them say so.
@@ -475,7 +536,7 @@ func TestFusedGroupsDecline(t *testing.T) {
 		var ctr [2]uint64
 		var iv [BlockSize]byte
 		tweaks := make([][2]uint64, 4)
-		if c.CTRGroups(dst, src, &ctr, nil) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 || c.CFBDecryptGroups(dst, src, &iv, nil) != 0 ||
+		if c.CTRGroups(dst, src, &ctr, nil) != 0 || c.GCMGroups(dst, src, &ctr) != 0 || c.CBCDecryptGroups(dst, src, &iv) != 0 || c.CFBDecryptGroups(dst, src, &iv, nil) != 0 ||
 			c.XTSGroups(dst, src, &ctr, false) != 0 || c.XTSGroups(dst, src, &ctr, true) != 0 ||
 			c.XTSHalves(dst, src, tweaks, false) != 0 || c.XTSHalves(dst, src, tweaks, true) != 0 {
 			t.Errorf("%s: a fused mode took blocks", k.Name)
@@ -508,10 +569,12 @@ func benchmarkFusedGroups(b *testing.B, c *Cipher) {
 	buf := make([]byte, 8192)
 	var ctr [2]uint64
 	var iv [BlockSize]byte
-	for _, mode := range []string{"CTR", "CBC-dec", "CFB-dec", "XTS-enc", "XTS-dec"} {
+	for _, mode := range []string{"CTR", "GCM-CTR", "CBC-dec", "CFB-dec", "XTS-enc", "XTS-dec"} {
 		b.Run("mode="+mode+"/size=8192", func(b *testing.B) {
 			f := func() { c.CTRGroups(buf, buf, &ctr, nil) }
 			switch mode {
+			case "GCM-CTR":
+				f = func() { c.GCMGroups(buf, buf, &ctr) }
 			case "CBC-dec":
 				f = func() { c.CBCDecryptGroups(buf, buf, &iv) }
 			case "CFB-dec":

@@ -10,8 +10,8 @@ import (
 	"github.com/twofish-go/twofish/internal/guardpage"
 )
 
-// TestFusedGuardPages runs the fused CTR, CBC and CFB decryption and XTS
-// kernels (and XTS's of a tweak a half-group, their tweaks flush against
+// TestFusedGuardPages runs the fused CTR (with CTR's counter and GCM's),
+// CBC and CFB decryption and XTS kernels (and XTS's of a tweak a half-group, their tweaks flush against
 // a guard page too, after them and before) over buffers that touch an inaccessible page on either
 // side, for zero, one and two groups, and runs that end in a padded group
 // or go through the word layout's kernels, alone or after two groups
@@ -54,6 +54,16 @@ func TestFusedGuardPages(t *testing.T) {
 				if !bytes.Equal(place.Dst, want) {
 					t.Fatalf("%d blocks, %s: CTR differs from CTR in Go", n, place.Name)
 				}
+				whole := n / FusedGroup * FusedGroup * BlockSize
+				lo = lo&^(1<<32-1) | uint64(^uint32(0)-uint32(r.IntN(128)))
+				gcmRef(ref, want[:whole], place.Src[:whole], hi, lo)
+				ctr = [2]uint64{lo, hi}
+				copy(place.Dst, place.Src)
+				if m := c.GCMGroups(place.Dst, place.Src, &ctr); m != whole || !bytes.Equal(place.Dst[:whole], want[:whole]) {
+					t.Fatalf("%d blocks, %s: CTR with GCM's counter differs from it in Go", n, place.Name)
+				}
+				ctrRef(ref, want, place.Src, hi, lo) // for what follows
+				copy(place.Dst, want)
 				var iv [BlockSize]byte
 				copy(iv[:], randBytes(r, BlockSize))
 				cbcDecryptRef(ref, want, place.Dst, iv)
@@ -129,12 +139,17 @@ func TestFusedShortDst(t *testing.T) {
 		c := newCipher(randBytes(r, 32), kern)
 		for _, blocks := range []int{FusedGroup + 37, 3*FusedGroup + 10, 4 * FusedGroup, 2*FusedGroup + 20} {
 			src := randBytes(r, blocks*BlockSize+5)
+			groups := randBytes(r, (blocks+FusedGroup-1)/FusedGroup*FusedGroup*BlockSize) // GCM's: whole groups only
 			for _, short := range []int{BlockSize + 1, FusedGroup * BlockSize, len(src) - BlockSize} {
 				for name, f := range map[string]func(dst []byte){
 					"CTR": func(dst []byte) {
 						var ctr [2]uint64
 						var rest [BlockSize]byte
 						c.CTRGroups(dst, src, &ctr, &rest)
+					},
+					"GCM": func(dst []byte) {
+						var ctr [2]uint64
+						c.GCMGroups(dst, groups, &ctr)
 					},
 					"CBC": func(dst []byte) {
 						var iv [BlockSize]byte

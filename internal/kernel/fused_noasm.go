@@ -13,6 +13,10 @@ func (c *Cipher) TakesAsGroup(int) bool { return false }
 // blocks itself: it does nothing and returns 0.
 func (c *Cipher) CTRGroups([]byte, []byte, *[2]uint64, *[BlockSize]byte) int { return 0 }
 
+// GCMGroups reports that no kernel of this build makes GCM's counter
+// blocks itself: it does nothing and returns 0.
+func (c *Cipher) GCMGroups([]byte, []byte, *[2]uint64) int { return 0 }
+
 // CBCDecryptGroups reports that no kernel of this build XORs in CBC's
 // ciphertext blocks itself: it does nothing and returns 0.
 func (c *Cipher) CBCDecryptGroups([]byte, []byte, *[BlockSize]byte) int { return 0 }

@@ -53,15 +53,16 @@ func hashOCB64AVX512(ks *Schedule, src *byte, n int, t *OCBTable, offs *OCBOffse
 
 // encryptCTR64AVX512 is CTR's encryption of n bytes, 64 blocks at a time:
 // it XORs into src the encryption of the counter blocks ctr, ctr+1, ...
-// (the 128-bit counter ctr[1]<<64 | ctr[0], wrapping modulo 2^128, as a
-// big-endian block), writes dst, and puts the key stream of the last
-// block, which may be partial, in *rest. It reads and writes no byte past
-// the n, and leaves in *ctr the counter after the last whole group of 64
-// blocks, or after a last group with fewer, as if it had 64 (the caller
-// sets it then). Implemented in avx512_amd64.s.
+// (the 128-bit counter ctr[1]<<64 | ctr[0] as a big-endian block, counting
+// in the bits that *counting has set and wrapping around within them, the
+// others staying as *ctr has them), writes dst, and puts the key stream of
+// the last block, which may be partial, in *rest. It reads and writes no
+// byte past the n, and leaves in *ctr the counter after the last whole
+// group of 64 blocks, or after a last group with fewer, as if it had 64
+// (the caller sets it then). Implemented in avx512_amd64.s.
 //
 //go:noescape
-func encryptCTR64AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, rest *[BlockSize]byte)
+func encryptCTR64AVX512(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, rest *[BlockSize]byte, counting *[2]uint64)
 
 // decryptCBC64AVX512 is CBC's decryption of n blocks, 64 at a time: each
 // block's decryption XORed with the ciphertext block before it, *iv before
@@ -386,7 +387,7 @@ func decryptOCB64AVX512GFNI(ks *Schedule, dst, src *byte, n int, t *OCBTable, of
 func hashOCB64AVX512GFNI(ks *Schedule, src *byte, n int, t *OCBTable, offs *OCBOffsets, sum *[BlockSize]byte)
 
 //go:noescape
-func encryptCTR64AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, rest *[BlockSize]byte)
+func encryptCTR64AVX512GFNI(ks *Schedule, dst, src *byte, n int, ctr *[2]uint64, rest *[BlockSize]byte, counting *[2]uint64)
 
 //go:noescape
 func decryptCBC64AVX512GFNI(ks *Schedule, dst, src *byte, n int, iv *[BlockSize]byte)
