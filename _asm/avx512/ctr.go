@@ -28,12 +28,15 @@ import (
 // group delayed the rounds after it: CTR ran at 0.90x the speed of ECB,
 // where it now runs at 0.98x (Zen 5, BenchmarkFusedGroups, medians of 7).
 //
-// The argument counting says which bits of the counter count: after each
-// addition a VPTERNLOGQ takes those from the sum and the others from the
-// group's first counter. CTR counts all 128 bits; GCM counts the low 32,
-// which wrap around alone (NIST SP 800-38D's inc32), so that the kernel
-// takes GCM's key stream whatever its counter, a secret where J0 comes
-// from GHASH, and wherever it wraps.
+// The argument counting says which bits of the counter count. The kernel
+// counts in all 128 bits, whatever it says; the bits that do not count it
+// takes from the first counter instead as it makes each counter block,
+// with the whitening that it XORs in there anyway: one VPTERNLOGQ
+// computes (block AND counting) XOR (fixed bits XOR whitening), all in
+// big-endian order, where the plain CTR kernel had a VPXORD. CTR counts
+// all 128 bits; GCM counts the low 32, which wrap around alone (NIST SP
+// 800-38D's inc32), so that the kernel takes GCM's key stream whatever
+// its counter, a secret where J0 comes from GHASH, and wherever it wraps.
 //
 // It counts bytes, and masks its last group as the blocks kernels do
 // (kern.blocks), a partial last block's bytes too (kern.xorTail), the last
@@ -44,11 +47,13 @@ type ctrKernel struct {
 	k         *kern
 	ctr, rest reg.GPVirtual
 	// slot holds the first counter of the next group in every lane, in
-	// the frame, and counting the mask of the bits that count.
-	slot, counting operand.Mem
+	// the frame; counting the bits that count, and fixed the first
+	// counter's other bits, each in big-endian order, in every lane.
+	slot, counting, fixed operand.Mem
 	// base is the current group's first counter; one and bswap are
-	// constants in registers during a group's load.
-	base, one, bswap zmm
+	// constants in registers during a group's load, and white the fixed
+	// bits XOR the whitening.
+	base, one, bswap, white zmm
 }
 
 // The CTR kernel's constants: the offsets 4r+l of register r from a
@@ -80,34 +85,31 @@ func ctrConstants() {
 
 func (o *ctrKernel) name(bool) string { return "encryptCTR64AVX512" }
 
-// frame is the counter's slot and the mask of the bits that count.
-func (o *ctrKernel) frame() int { return 128 }
+// frame is the counter's slot, counting and fixed.
+func (o *ctrKernel) frame() int { return 192 }
 
 func (o *ctrKernel) unit() int { return 16 }
 
-// begin puts the counter into the slot.
+// begin puts the counter into the slot, and sets counting and fixed.
 func (o *ctrKernel) begin(k *kern, slot operand.Mem) {
 	o.k = k
 	k.bytesOnly = true
-	o.slot = slot
+	o.slot, o.counting, o.fixed = slot, slot.Offset(64), slot.Offset(128)
 	o.ctr = c.GP64()
 	c.Load(c.Param("ctr"), o.ctr)
 	o.rest = c.GP64()
 	c.Load(c.Param("rest"), o.rest)
-	x := c.ZMM()
+	x, m, bswap := c.ZMM(), c.ZMM(), c.ZMM()
 	c.VBROADCASTI32X4(operand.Mem{Base: o.ctr}, x)
 	c.VMOVDQA64(x, o.slot)
-	o.counting = slot.Offset(64)
 	counting := c.Load(c.Param("counting"), c.GP64())
-	c.VBROADCASTI32X4(operand.Mem{Base: counting}, x)
-	c.VMOVDQA64(x, o.counting)
-}
-
-// count sets x to b plus d in the bits of each lane's counter that count,
-// leaving the others as b has them.
-func (o *ctrKernel) count(x, b zmm, d operand.Op) {
-	add(x, b, d, o.one)
-	c.VPTERNLOGQ(operand.U8(0xE4), o.counting, b, x) // counting ? x : b
+	c.VBROADCASTI32X4(operand.Mem{Base: counting}, m)
+	c.VPANDNQ(x, m, x) // the bits that do not count
+	c.VMOVDQU64(ctrSwap, bswap)
+	c.VPSHUFB(bswap, m, m)
+	c.VPSHUFB(bswap, x, x)
+	c.VMOVDQA64(m, o.counting)
+	c.VMOVDQA64(x, o.fixed)
 }
 
 // add sets x to b plus d (a register or memory) in each lane's 128-bit
@@ -128,19 +130,20 @@ func (o *ctrKernel) group(int, zmm) {}
 // to the next group.
 func (o *ctrKernel) load(_ reg.Register, _, r int, white zmm) zmm {
 	if r == 0 {
-		o.base, o.one, o.bswap = c.ZMM(), c.ZMM(), c.ZMM()
+		o.base, o.one, o.bswap, o.white = c.ZMM(), c.ZMM(), c.ZMM(), c.ZMM()
 		c.VMOVDQA64(o.slot, o.base)
 		c.VMOVDQU64(ctrOne, o.one)
 		c.VMOVDQU64(ctrSwap, o.bswap)
+		c.VPXORQ(o.fixed, white, o.white)
 		next := c.ZMM()
-		o.count(next, o.base, ctr64)
+		add(next, o.base, ctr64, o.one)
 		c.VMOVDQA64(next, o.slot)
 	}
 	d, x := c.ZMM(), c.ZMM()
 	c.VMOVDQU64(ctrOffsets.Offset(64*r), d)
-	o.count(x, o.base, d)
+	add(x, o.base, d, o.one)
 	c.VPSHUFB(o.bswap, x, x)
-	c.VPXORD(white, x, x)
+	c.VPTERNLOGQ(operand.U8(0x6C), o.counting, o.white, x) // x&counting ^ white
 	return x
 }
 
@@ -164,9 +167,15 @@ func (o *ctrKernel) endGroup() {}
 
 func (o *ctrKernel) next(int) {}
 
-// end stores the counter of the block after the last, lane 0 of the slot.
+// end stores the counter of the block after the last, lane 0 of the slot
+// with the bits that do not count as the first counter had them.
 func (o *ctrKernel) end() {
-	x := c.XMM()
+	x, bswap, fixed := c.XMM(), c.XMM(), c.XMM()
 	c.VMOVDQA64(o.slot, x)
+	c.VMOVDQU64(ctrSwap, bswap)
+	c.VMOVDQA64(o.fixed, fixed)
+	c.VPSHUFB(bswap, x, x)
+	c.VPTERNLOGQ(operand.U8(0x6C), o.counting, fixed, x) // x&counting ^ fixed
+	c.VPSHUFB(bswap, x, x)
 	c.VMOVDQU64(x, operand.Mem{Base: o.ctr})
 }
