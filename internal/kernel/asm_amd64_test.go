@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,21 +141,12 @@ func TestBPWriteScanner(t *testing.T) {
 // TestAssemblyKeepsBP scans every *_amd64.s of the module for instructions
 // that write BP.
 func TestAssemblyKeepsBP(t *testing.T) {
-	var files []string
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, "_amd64.s") {
-			files = append(files, path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := moduleFiles(t, "_amd64.s")
 	if len(files) == 0 {
 		t.Fatal("no *_amd64.s files found")
 	}
 	for _, name := range files {
-		data, err := os.ReadFile(name)
+		data, err := os.ReadFile(filepath.Join("../..", name))
 		if err != nil {
 			t.Fatal(err)
 		}

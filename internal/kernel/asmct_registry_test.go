@@ -1,10 +1,7 @@
 package kernel
 
 import (
-	"io/fs"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -33,23 +30,7 @@ var asmConstantTime = map[string]string{
 // TestAssemblyFilesAreClassified checks that asmConstantTime names every
 // .s file of the module, and no other.
 func TestAssemblyFilesAreClassified(t *testing.T) {
-	var files []string
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "_asm" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != "../..") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".s") {
-			rel, _ := filepath.Rel("../..", path)
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := moduleFiles(t, ".s")
 	for _, f := range files {
 		if asmConstantTime[f] == "" {
 			t.Errorf("%s: not in asmConstantTime: scan it with internal/asmscan if it is constant-time, or say why not", f)

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,21 +61,12 @@ func TestARM64FPScanner(t *testing.T) {
 
 // TestARM64AssemblyKeepsFP scans every *_arm64.s of the module.
 func TestARM64AssemblyKeepsFP(t *testing.T) {
-	var files []string
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, "_arm64.s") {
-			files = append(files, path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := moduleFiles(t, "_arm64.s")
 	if len(files) == 0 {
 		t.Fatal("no *_arm64.s files found")
 	}
 	for _, name := range files {
-		data, err := os.ReadFile(name)
+		data, err := os.ReadFile(filepath.Join("../..", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,10 @@
 package kernel
 
 import (
+	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -87,4 +89,42 @@ func withLayouts(ls ...int) *Schedule {
 // makes the root package's.
 func newPlanCipher(p Plan, key []byte) *Cipher {
 	return New(p, key, func(c *Cipher) *Cipher { return c })
+}
+
+// moduleFiles returns the module's files whose names end in suffix, as
+// paths relative to the module's root, with "/". It skips what the go
+// command leaves out of the module's packages: directories named testdata
+// or vendor, or whose names begin with a dot or an underscore, and nested
+// modules; so a vendor directory, a checkout inside this one or the
+// generators' module (_asm) adds nothing.
+func moduleFiles(t *testing.T, suffix string) []string {
+	t.Helper()
+	const root = "../.."
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root {
+			name := d.Name()
+			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), suffix) {
+			rel, err := filepath.Rel(root, path)
+			if err != nil {
+				return err
+			}
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
