@@ -6,7 +6,8 @@ package kernel
 // of a run, and the blocks after them where the bulk kernel takes them,
 // padded into one more group or in its 16- and 32-block kernels (CTR's and
 // CFB decryption's partial last block among them, where the caller asks);
-// the caller does the rest.
+// the caller does the rest. GCM's (Cipher.GCMGroups) takes whole groups
+// only.
 const FusedGroup = 64
 
 // smallTail is the most blocks left after the last full group of 64 that
