@@ -22,3 +22,13 @@ func sliceForAppend(in []byte, n int) (head, tail []byte) {
 	tail = head[len(in):]
 	return
 }
+
+// wipeUnverified clears out, the plaintext an Open wrote before it knew
+// the tag, unless *verified: deferred, it wipes it on a wrong tag and on a
+// panic before the verdict alike, so that no caller that recovers finds
+// plaintext no tag vouches for.
+func wipeUnverified(out []byte, verified *bool) {
+	if !*verified {
+		clear(out)
+	}
+}

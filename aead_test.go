@@ -475,6 +475,67 @@ func TestAEADOpenWipes(t *testing.T) {
 	}
 }
 
+// panicBlock is a cipher.Block that panics once it has encrypted or
+// decrypted left blocks (never if left is negative), as a caller's Block
+// may.
+type panicBlock struct {
+	b    cipher.Block
+	left *int
+}
+
+func (p panicBlock) BlockSize() int          { return p.b.BlockSize() }
+func (p panicBlock) Encrypt(dst, src []byte) { p.spend(); p.b.Encrypt(dst, src) }
+func (p panicBlock) Decrypt(dst, src []byte) { p.spend(); p.b.Decrypt(dst, src) }
+
+func (p panicBlock) spend() {
+	if *p.left == 0 {
+		panic("panicBlock: out of blocks")
+	}
+	if *p.left > 0 {
+		*p.left--
+	}
+}
+
+// TestAEADOpenWipesOnPanic checks that an Open of a forged message that a
+// panic of the caller's Block ends before the verdict leaves no plaintext
+// in dst, as a wrong tag does: none may stay behind for a caller that
+// recovers.
+func TestAEADOpenWipesOnPanic(t *testing.T) {
+	r := testRand(t)
+	c := mustCipher(t, randBytes(r, 16), "generic")
+	for _, m := range aeadModes {
+		left := -1
+		a := mustAEAD(t, m, panicBlock{c, &left}, m.nonces[0], m.tags[0])
+		nonce, pt := randBytes(r, m.nonces[0]), randBytes(r, 4096)
+		ct := a.Seal(nil, nonce, pt, nil)
+		ct[len(ct)-1] ^= 1
+		// calls is how many blocks a whole Open takes.
+		left = 1 << 30
+		if _, err := a.Open(nil, nonce, ct, nil); err == nil {
+			t.Fatalf("%s: Open accepted a bad tag", m.name)
+		}
+		calls := 1<<30 - left
+		for _, budget := range []int{1, calls / 4, calls / 2, calls - 1} {
+			left = budget
+			dst := make([]byte, 0, len(pt))
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Fatalf("%s: Open with %d of its %d blocks did not panic", m.name, budget, calls)
+					}
+				}()
+				a.Open(dst, nonce, ct, nil)
+			}()
+			out := dst[:len(pt)]
+			for i := 0; i < len(pt); i += BlockSize {
+				if bytes.Equal(out[i:i+BlockSize], pt[i:i+BlockSize]) {
+					t.Fatalf("%s: a panic after %d of Open's %d blocks left plaintext block %d in dst", m.name, budget, calls, i/BlockSize)
+				}
+			}
+		}
+	}
+}
+
 // TestAEADMisuse checks the panics of Seal and Open, with crypto/cipher's
 // messages.
 func TestAEADMisuse(t *testing.T) {

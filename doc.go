@@ -26,7 +26,8 @@
 // "avx2-gather" and "avx2-vpgather" (16 blocks with AVX2), "avx2-ct" (64
 // blocks with AVX2, constant-time), "avx512-vbmi" (64 blocks with
 // AVX-512 VBMI, constant-time) and "avx512-gfni" (avx512-vbmi with GFNI for
-// the MDS products, constant-time); on arm64 they are "arm64-1way" and
+// the MDS products, on CPUs that also have VPCLMULQDQ, constant-time); on
+// arm64 they are "arm64-1way" and
 // "arm64-2way" (table kernels, baseline arm64) and "arm64-neon" (16 blocks
 // with NEON, constant-time), and GCM's GHASH uses PMULL where the CPU has
 // it; "generic-ct" is constant-time portable Go.

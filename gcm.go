@@ -116,13 +116,16 @@ func (g *gcm) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 	ghash.Padded(&g.key, &y, additionalData)
 	// Hash and decrypt in one pass, chunk by chunk while it is in cache,
 	// and wipe the plaintext if the tag turns out wrong, as crypto/cipher
-	// does.
+	// does, or if a panic (a caller's cipher.Block may panic) leaves Open
+	// before the verdict.
+	verified := false
+	defer wipeUnverified(out, &verified)
 	g.crypt(out, ciphertext, &counter, &y, &tagMask, true)
 	g.finish(&y, &tagMask, len(additionalData), len(ciphertext))
 	if subtle.ConstantTimeCompare(y[:g.tagSize], tag) != 1 { // ctgrind: the verdict
-		clear(out)
 		return nil, errOpen
 	}
+	verified = true
 	return ret, nil
 }
 

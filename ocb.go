@@ -19,6 +19,10 @@ import (
 // together, as libgcrypt does; OpenPGP (RFC 9580) uses OCB with 15-byte
 // nonces and 16-byte tags.
 func NewOCB(b cipher.Block, nonceSize, tagSize int) (cipher.AEAD, error) {
+	// An empty nonce with 16-byte tags would make the nonce block with its
+	// last six bits cleared all zeros, so that Ktop is L_*, the encryption
+	// of the zero block, which OCB uses elsewhere as a secret offset; it
+	// would also break ktopCache's rule that no nonce block is zero.
 	if nonceSize < 1 || nonceSize > 15 {
 		return nil, errors.New("twofish: OCB nonce size must be 1 to 15 bytes")
 	}
@@ -169,11 +173,15 @@ func (o *ocb) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 		panic("crypto/cipher: invalid buffer overlap of output and additional data")
 	}
 	tag := ciphertext[len(ciphertext)-o.tagSize:]
+	// OCB must decrypt to know the checksum: wipe what it wrote if the tag
+	// turns out wrong, or if a panic (a caller's cipher.Block may panic)
+	// leaves Open before the verdict.
+	verified := false
+	defer wipeUnverified(out, &verified)
 	if !o.open(out, ciphertext[:len(ciphertext)-o.tagSize], nonce, additionalData, tag) { // ctgrind: the verdict
-		// OCB must decrypt to know the checksum: wipe what it wrote.
-		clear(out)
 		return nil, errOpen
 	}
+	verified = true
 	return ret, nil
 }
 

@@ -110,8 +110,9 @@ type Paths struct {
 	// that is shorter too.
 	Short Path
 	// Bulk serves runs of ShortBelow blocks or more: ECB, CBC and CFB
-	// decryption, CTR, XTS, GCM, OCB. It pads a remainder of ShortBelow
-	// blocks or more to a whole group.
+	// decryption, CTR, XTS, GCM, OCB. It takes a remainder of ShortBelow
+	// blocks or more after its last whole group itself: padded to a
+	// group, masked within one, or in narrower kernels of its own.
 	Bulk Path
 	// ShortBelow is 0 where one implementation's family ladder serves
 	// every run: a Cipher pinned to one (NewCipherImpl, TWOFISH_IMPL) and

@@ -91,11 +91,11 @@ func (x *XTS) Decrypt(plaintext, ciphertext []byte, sectorNum uint64) {
 // multiple of 512 bytes that whole groups of 64 blocks do not hold (512
 // bytes, 1 KiB, an odd number of 512-byte halves up to 64 KiB), it gives
 // them two 512-byte sectors, or halves of sectors, a group, where Encrypt
-// pads the last half-group of a sector into a group of its own: XTS over
-// 512-byte sectors, VeraCrypt's data units, then runs 3.1x as fast as
-// Encrypt sector by sector (1 KiB sectors 1.5x, 4 KiB 1.04x) and 35x as
-// fast as golang.org/x/crypto/xts (Zen 5, 64 KiB, BenchmarkXTSSectors,
-// medians of 7).
+// takes a 512-byte sector in the 32-block kernel: XTS over 512-byte
+// sectors, VeraCrypt's data units, then runs 2.2-2.6x as fast as Encrypt
+// sector by sector (1 KiB sectors 1.5x, 4 KiB 1.04x) and 33-40x as fast as
+// golang.org/x/crypto/xts (Zen 5, 64 KiB, BenchmarkXTSSectors, medians of
+// 5).
 func (x *XTS) EncryptSectors(ciphertext, plaintext []byte, sectorSize int, firstSector uint64) {
 	if len(ciphertext) < len(plaintext) {
 		panic("xts: ciphertext is smaller than plaintext")

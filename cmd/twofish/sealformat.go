@@ -282,7 +282,7 @@ const chunkMemory = 256 << 20
 // small: as many whole chunks as fit, and at least one. Handing the
 // default 64 KiB chunks between the reader, the workers and the writer one
 // at a time, sealing 1 GiB from the page cache to /dev/null took 1.5x as
-// long as in jobs of 1 MiB (0.53 against 0.36 s, medians of 5, Zen 5, 2
+// long as in jobs of 1 MiB (0.57 against 0.37 s, medians of 5, Zen 5, 2
 // cores): the goroutines' hand-offs and wake-ups cost that much.
 const batchBytes = 1 << 20
 

@@ -204,7 +204,7 @@ type shape struct {
 //     907 ns for avx2-ct when its narrowest call padded a block to 8
 //     (BenchmarkShapes, 128-bit key; avx2-ct's single-block kernel, which
 //     replaced that call, is estimated at a sixth to a third of that
-//     there, 500-1,060 cycles a block; unmeasured).
+//     there, 500-1,030 cycles a block; unmeasured).
 //   - Short runs with avx512-gfni, since its 4-block kernels run the
 //     single-block kernels' rounds on zmm registers (_asm/avx512single)
 //     and its word kernels multiply before they shuffle: 4 blocks take
@@ -244,7 +244,7 @@ type shape struct {
 func shapePolicy(block string) shape {
 	s := shape{
 		single:    "amd64-1way",
-		singleWhy: "a block's latency is its cost: the 1-way table kernel takes 68 ns on Zen 5 (x/crypto 134 ns, avx512-gfni's constant-time single-block kernel 181 ns, in the same runs of BenchmarkEncrypt, 256-bit key; 162 ns against x/crypto's 124 ns since) and 110 ns on Zen 1 (x/crypto 311 ns, avx2-ct 907 ns padded to 8 blocks, its single-block kernel estimated at a third of that); no constant-time kernel comes within 10%",
+		singleWhy: "a block's latency is its cost: the 1-way table kernel takes 68 ns on Zen 5 (x/crypto 134 ns, avx512-gfni's constant-time single-block kernel 181 ns, in the same runs of BenchmarkEncrypt, 256-bit key; 162 ns against x/crypto's 124 ns since) and 110 ns on Zen 1 (x/crypto 311 ns, avx2-ct 907 ns padded to 8 blocks, its single-block kernel estimated at a sixth to a third of that); no constant-time kernel comes within 10%",
 		short:     "amd64-3way",
 	}
 	switch block {

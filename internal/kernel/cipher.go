@@ -11,8 +11,10 @@ import (
 // A Plan says which kernel serves each shape of work on a Cipher: Single
 // takes single blocks (the root package's Encrypt and Decrypt, and so the
 // serial modes), the ladder of Short takes runs of fewer than From blocks,
-// and Bulk longer runs, padding a remainder after its last whole group,
-// unless that is shorter than From: then it goes to Short's ladder. A
+// and Bulk longer runs, taking a remainder after its last whole group
+// itself (padded to a group, masked within one, or in its narrower
+// kernels), unless that is shorter than From: then it goes to Short's
+// ladder. A
 // plan with From 0, a pinned one, runs Bulk's ladder for every run.
 type Plan struct {
 	Single, Short, Bulk *Kernel
@@ -326,7 +328,8 @@ func (c *Cipher) DecryptBlocks(dst, src []byte) {
 // bulkBlocks returns how many of a run of n blocks the bulk kernel takes,
 // for a plan with a crossover (From > 0): none of a run shorter than From,
 // and of a longer one all but a remainder after its last whole group that
-// is shorter than From. A remainder it takes, the kernel pads to a group.
+// is shorter than From. A remainder it takes, the kernel pads to a group,
+// masks within one or gives to its narrower kernels.
 func (p *Plan) bulkBlocks(n int) int {
 	if n < p.From {
 		return 0

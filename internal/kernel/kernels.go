@@ -16,7 +16,7 @@ const BlockSize = 16
 // a multiple of Blocks from a ladder, the rest of the run going on down
 // it, and the others the whole run, whose rest they send down their
 // ladder themselves; a plan's bulk kernel also gets the remainder of a run
-// that it pads to a group (Plan), and EncryptOnce a single block. They
+// that it takes itself (Plan), and EncryptOnce a single block. They
 // dispatch with a switch rather than through function values so that the
 // compiler sees every call, and buffers on the caller's stack do not
 // escape.

@@ -23,10 +23,10 @@ import (
 // that builds its tables on use keeps them in a Tables of their own, 4,096
 // bytes, beside a Schedule of byte-sliced S-boxes. So a Cipher holds
 // exactly what its kernels read, each once: 4,256 bytes for tables alone,
-// 1,184 for byte-sliced S-boxes alone (and 4,096 for the tables that New
-// builds on use), 1,480 for nibble tables, 568 for packed ones; with the
-// Cipher, and rounded up to Go's size classes, 4,864, 1,280 (and 4,096),
-// 1,536 and 640 (TestCipherMemory).
+// 1,188 for byte-sliced S-boxes alone (with the count of warm; and 4,096
+// for the tables that New builds on use), 1,480 for nibble tables, 568 for
+// packed ones; with the Cipher, and rounded up to Go's size classes,
+// 4,864, 1,280 (and 4,096), 1,536 and 640 (TestCipherMemory bounds them).
 type Schedule struct {
 	// k[0:4] whiten the input, k[4:8] the output, and k[8+2r], k[9+2r]
 	// are the subkeys of round r.
