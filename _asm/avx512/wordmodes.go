@@ -155,15 +155,50 @@ func xorStore(src, dst, rest reg.Register, out []zmm, masks wordMasks) {
 // iv before the first: what CBC decryption XORs into register r's output,
 // and CFB decryption encrypts. Register 0 takes lanes 1 to 3 from the
 // source's first three blocks (VALIGNQ), so that no load reads before the
-// source.
+// source; where the last block may be partial (CFB's, masks.nbytes), from
+// the blocks before the last alone, which are whole, so that no load reads
+// past it either.
 func chained(src, iv reg.Register, r int, masks wordMasks) zmm {
 	if r > 0 {
 		return masks.load(src, r, -16)
 	}
 	v, p := c.ZMM(), c.ZMM()
 	c.VBROADCASTI32X4(operand.Mem{Base: iv}, v)
-	c.VALIGNQ(operand.U8(6), v, masks.load(src, 0, 0), p) // lane 3 of v, lanes 0 to 2 of the source
+	first := masks.load
+	if masks.nbytes != nil {
+		first = func(src reg.Register, _, _ int) zmm { return wholeBefore(src, masks.n) }
+	}
+	c.VALIGNQ(operand.U8(6), v, first(src, 0, 0), p) // lane 3 of v, lanes 0 to 2 of the source
 	return p
+}
+
+// wholeBefore returns the source's blocks before the last of n, at most
+// four (register 0's), zeros elsewhere: none, behind a branch on the
+// public count, where n is 1.
+func wholeBefore(src, n reg.Register) zmm {
+	before, bits, x := c.GP64(), c.GP64(), c.ZMM()
+	zero(x)
+	c.LEAQ(operand.Mem{Base: n, Disp: -1}, before)
+	labels++
+	none, all := fmt.Sprintf("beforenone%d", labels), fmt.Sprintf("beforeall%d", labels)
+	c.TESTQ(before, before)
+	c.JZ(operand.LabelRef(none))
+	// A 32-bit word mask of min(before, 4) blocks.
+	c.MOVQ(operand.I32(-1), bits)
+	c.CMPQ(before, operand.U8(4))
+	c.JAE(operand.LabelRef(all))
+	c.MOVQ(before, reg.RCX)
+	c.SHLQ(operand.U8(2), reg.RCX)
+	c.MOVQ(operand.U32(1), bits)
+	c.SHLQ(reg.CL, bits)
+	c.DECQ(bits)
+	c.Label(all)
+	k := c.K()
+	c.KMOVW(bits.As32(), k)
+	y := stretch{count: before, blocks: true}.load(src, 0, 0, func() reg.OpmaskVirtual { return k }, false)
+	c.VMOVDQA64(y, x)
+	c.Label(none)
+	return x
 }
 
 // wordCTR is CTR: register r's counter blocks are the counter plus 4r+l

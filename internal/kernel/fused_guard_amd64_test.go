@@ -177,3 +177,67 @@ func TestFusedShortDst(t *testing.T) {
 		}
 	})
 }
+
+// TestWordKernelsGuardPages runs the word layout's mode kernels at every
+// length they take, whatever the callers give them today: CTR and CFB
+// decryption every byte count to narrowMost blocks (with -short, every
+// one to six blocks and every thirteenth after), CBC decryption and XTS
+// every block count among them, over buffers flush against an
+// inaccessible page on either side. The kernels read and write no byte
+// outside the n they are given: CFB's first register once read its last
+// block whole, up to 15 bytes past a partial one, in runs of up to four
+// blocks.
+func TestWordKernelsGuardPages(t *testing.T) {
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		r := testRand(t)
+		key := randBytes(r, 32)
+		c, ref := newCipher(key, kern), newCipher(key, Generic)
+		a := guardpage.New(t, narrowMost*BlockSize)
+		b := guardpage.New(t, narrowMost*BlockSize)
+		for size := 1; size <= narrowMost*BlockSize; size++ {
+			if testing.Short() && size > 6*BlockSize && size%13 != 0 {
+				continue
+			}
+			padded := make([]byte, (size+BlockSize-1)&^(BlockSize-1))
+			want := make([]byte, len(padded))
+			for _, place := range guardpage.Placements(a, b, size) {
+				copy(padded, randBytes(r, size))
+				copy(place.Src, padded)
+				hi, lo := r.Uint64(), r.Uint64()
+				ctrRef(ref, want, padded, hi, lo)
+				ctr := [2]uint64{lo, hi}
+				var stream, iv [BlockSize]byte
+				c.fusedWords(fusedCTR, &place.Dst[0], &place.Src[0], size, &ctr, nil, &stream)
+				if !bytes.Equal(place.Dst, want[:size]) {
+					t.Fatalf("%d bytes, %s: the words' CTR differs from CTR in Go", size, place.Name)
+				}
+				copy(place.Src, padded) // in place, CTR overwrote it
+				copy(iv[:], randBytes(r, BlockSize))
+				cfbDecryptRef(ref, want, padded, iv)
+				c.fusedWords(fusedCFB, &place.Dst[0], &place.Src[0], size, nil, &iv, &stream)
+				if !bytes.Equal(place.Dst, want[:size]) {
+					t.Fatalf("%d bytes, %s: the words' CFB decryption differs from CFB in Go", size, place.Name)
+				}
+				if size%BlockSize != 0 {
+					continue
+				}
+				copy(place.Src, padded)
+				cbcDecryptRef(ref, want, padded, iv)
+				c.fusedWords(fusedCBC, &place.Dst[0], &place.Src[0], size, nil, &iv, nil)
+				if !bytes.Equal(place.Dst, want) {
+					t.Fatalf("%d blocks, %s: the words' CBC decryption differs from CBC in Go", size/BlockSize, place.Name)
+				}
+				for _, m := range []int{fusedXTSEnc, fusedXTSDec} {
+					copy(place.Src, padded)
+					lo, hi := r.Uint64(), r.Uint64()
+					xtsRef(ref, want, padded, lo, hi, m == fusedXTSDec)
+					tw := [2]uint64{lo, hi}
+					c.fusedWords(m, &place.Dst[0], &place.Src[0], size, &tw, nil, nil)
+					if !bytes.Equal(place.Dst, want) {
+						t.Fatalf("%d blocks, %s, decrypt %v: the words' XTS differs from XTS in Go", size/BlockSize, place.Name, m == fusedXTSDec)
+					}
+				}
+			}
+		}
+	})
+}

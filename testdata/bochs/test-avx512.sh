@@ -58,7 +58,7 @@ CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go test -c -o "$W/twofish.test" ./internal
 mkdir -p "$W/work"
 
 tests='TestKnownAnswers|TestMonteCarlo|TestDifferential|TestSingleBlocks|TestGuardPages|TestRequiredKernels|TestPlans|TestPlanSingleBlocks|TestTablesOnUse'
-tests=$tests'|TestFusedGroupsAssembly|TestCTRGroupsCarry|TestGCMGroupsCounter|TestXTSHalves|TestFusedGuardPages|TestOCBGroupsAssembly|TestAVX512WordKernels'
+tests=$tests'|TestFusedGroupsAssembly|TestCTRGroupsCarry|TestGCMGroupsCounter|TestXTSHalves|TestFusedGuardPages|TestWordKernelsGuardPages|TestOCBGroupsAssembly|TestAVX512WordKernels'
 run="^($tests)\$/^(avx512-vbmi|[A-Z]+_[DE]_M)\$/^(avx512-vbmi|key=[0-9]+)\$"
 # Go's runtime uses AVX-512 with GFNI itself: since Go 1.26 its garbage
 # collector scans spans with VGF2P8AFFINEQB where the CPU has GFNI,
@@ -83,7 +83,7 @@ grep -q '^\[bochs\] @@GUEST flags:.*avx512vbmi' "$W/out.txt" || { echo "FAIL: th
 for t in TestKnownAnswers/avx512-vbmi TestMonteCarlo/ECB_E_M/avx512-vbmi TestMonteCarlo/ECB_D_M/avx512-vbmi \
   TestMonteCarlo/CBC_E_M/avx512-vbmi TestMonteCarlo/CBC_D_M/avx512-vbmi TestDifferential/avx512-vbmi \
   TestSingleBlocks/avx512-vbmi TestGuardPages/avx512-vbmi TestPlans/avx512-vbmi TestPlanSingleBlocks/avx512-vbmi \
-  TestFusedGroupsAssembly/avx512-vbmi TestCTRGroupsCarry/avx512-vbmi TestGCMGroupsCounter/avx512-vbmi TestXTSHalves/avx512-vbmi TestFusedGuardPages/avx512-vbmi \
+  TestFusedGroupsAssembly/avx512-vbmi TestCTRGroupsCarry/avx512-vbmi TestGCMGroupsCounter/avx512-vbmi TestXTSHalves/avx512-vbmi TestFusedGuardPages/avx512-vbmi TestWordKernelsGuardPages/avx512-vbmi \
   TestOCBGroupsAssembly/avx512-vbmi TestAVX512WordKernels/avx512-vbmi \
   TestRequiredKernels; do
   grep -q -- "--- PASS: $t " "$W/out.txt" || { echo "FAIL: no PASS line for $t"; fail=1; }
