@@ -82,7 +82,8 @@ func (a fe) double() fe {
 	return fe{a.hi<<1 | a.lo>>63, a.lo<<1 ^ 0x87&carry}
 }
 
-// ocb is read-only after NewOCB, so one is safe for concurrent use.
+// ocb is read-only after NewOCB but for ktop, a cache safe for concurrent
+// use without locks (ktopCache), so one is safe for concurrent use.
 type ocb struct {
 	b                  blocks
 	nonceSize, tagSize int

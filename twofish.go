@@ -20,7 +20,10 @@ func (k KeySizeError) Error() string {
 
 // A Cipher is an instance of Twofish encryption using a particular key. It
 // implements cipher.Block and is safe for concurrent use. A Cipher that no
-// constructor made has no key: every operation on it panics.
+// constructor made has no key: every operation on it panics. A Cipher must
+// not be copied after first use (go vet's copylocks reports copies): it
+// may build some of its tables then, and publishes them atomically; share
+// the *Cipher that the constructors return.
 type Cipher struct {
 	k kernel.Cipher
 }
