@@ -215,14 +215,14 @@ type shape struct {
 //     bytes, four blocks, took 265 ns with avx512-gfni pinned against 320
 //     with the ladder (BenchmarkShapes). The 3-way ladder takes runs below
 //     4 blocks.
-//   - Short runs with avx512-vbmi (and avx512-gfni before those kernels):
-//     up to 16 blocks take one call of their 16-block kernel, 225-255 ns on
-//     Zen 5 whatever the number of blocks in it (a chain of 16 rounds in
-//     word layout), and 17 to 32 the 32-block kernel, 280-315 ns; a padded group of 64 costs
-//     340-390 ns, the 4-block kernel 210-225 ns for up to four, while the
-//     3-way ladder, which pads a rest of two blocks to a group of three,
-//     takes 205 ns for 5 blocks, 200 ns for 6, 260 ns for 7 and 300 ns
-//     for 8 (BenchmarkRuns, Zen 5, avx512-gfni, medians of 5). Inside a
+//   - Short runs with avx512-vbmi: up to 16 blocks take one call of its
+//     16-block kernel, 236 ns on Zen 5 whatever the number of blocks in it
+//     (a chain of 16 rounds in word layout), and 17 to 32 the 32-block
+//     kernel, 287 ns; a padded group of 64 costs 404 ns, the 4-block
+//     kernel 214 ns for up to four (BenchmarkAVX512Tail, medians of 5),
+//     while the 3-way ladder, which pads a rest of two blocks to a group of
+//     three, takes 205 ns for 5 blocks, 200 ns for 6, 260 ns for 7 and 300
+//     ns for 8 (BenchmarkRuns, Zen 5, medians of 5). Inside a
 //     mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6
 //     blocks and 0.80-0.90x for 7 (GCM sealing 64, 80 and 96 bytes, whose
 //     key streams are 5 to 7 blocks with the tag mask's; CTR and CBC
@@ -253,7 +253,7 @@ func shapePolicy(block string) shape {
 		s.shortWhy = "avx512-gfni's 4-block kernel, the single-block rounds on zmm registers, takes up to four blocks in the time of one (Zen 5, measured run by run: 161-172 ns for 4 blocks against 167-185 ns on the 3-way ladder, 197-212 ns for 5 and 6 in the 16-block kernel against 206-222 ns, and 110-120 ns for 2 and 3 on the ladder against 160-174 ns; inside CTR of 64 bytes 1.2x the ladder)"
 	case "avx512-vbmi":
 		s.below = 7
-		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 7 blocks of the 3-way kernel (Zen 5, measured run by run: 225-255 ns for up to 16 blocks, 260 ns for 7 blocks of the 3-way ladder, 200-205 ns for 5 and 6), and inside a mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6 blocks, 0.80-0.90x for 7 (GCM, CTR, CBC decryption; the modes with fused kernels now take 5 and 6 blocks in the 16-block kernel's mode variants)"
+		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 7 blocks of the 3-way kernel (Zen 5, measured run by run: 236 ns for up to 16 blocks, 260 ns for 7 blocks of the 3-way ladder, 200-205 ns for 5 and 6), and inside a mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6 blocks, 0.80-0.90x for 7 (GCM, CTR, CBC decryption; the modes with fused kernels now take 5 and 6 blocks in the 16-block kernel's mode variants)"
 	case "avx2-gather":
 		s.below = 13
 		s.shortWhy = "from 13 blocks one 16-block group of avx2-gather, padded, beats the 3-way kernel's ladder (Zen 1: 13 to 15 blocks take 890 ns padded, 1020 to 1120 ns on the 3-way ladder; 12 blocks 880 ns there)"

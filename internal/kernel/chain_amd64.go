@@ -14,10 +14,10 @@ package kernel
 // and must be at least as long.
 //
 // CBC encryption of 1 KiB on Zen 5, 256-bit key, against a block at a time
-// through the single-block entry (BenchmarkChain, medians of 3): amd64-1way
-// 58 ns a block against 71 ns (1.22x), avx512-gfni 170 against 182 ns
-// (1.07x), avx2-ct level (about 530 ns, its rounds' cost dwarfing the
-// call's there).
+// through the single-block entry (BenchmarkChain, medians of 5): amd64-1way
+// 57 ns a block against 70 ns (1.24x), avx512-gfni 152 against 161 ns
+// (1.06x), avx2-ct 489 against 498 ns (1.02x, its rounds' cost dwarfing
+// the call's there).
 func (c *Cipher) Chain(m ChainMode, dst, src []byte, s *[BlockSize]byte) bool {
 	k, ks, t := c.Single()
 	switch k {

@@ -119,7 +119,7 @@ func New[H any](p Plan, key []byte, c func(*H) *Cipher) *H {
 // (Cipher.EncryptOnce: GCM's hash key, OCB's offsets and tag) and of short
 // runs while their cost stays below what building the tables costs (0.6-0.9
 // us with the allocation of 4,096 bytes): it counts setupWeight for each
-// such block, as one takes 180-230 ns with avx512-gfni's single-block
+// such block, as one takes 160-230 ns with avx512-gfni's single-block
 // kernel or avx512-vbmi's narrowest against 60-68 ns with the table kernel,
 // and 1 for each block of a short run, which costs 10-30 ns more (Zen 5,
 // go test -run '^$' -bench 'Encrypt/impl=.*/key=256/size=16$' .). So a

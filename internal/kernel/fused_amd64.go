@@ -343,10 +343,10 @@ const narrowMost = 32
 // blocks after the last whole group go to the 16- or 32-block kernels, in
 // word layout, rather than padded into a group: more than smallTail of
 // them, at most 32, after an even number of whole groups (none, for a
-// run shorter than a group). A padded group alone takes 345-370 ns on
-// Zen 5 and those kernels 225-235 ns for up to 16 blocks and 280-290 ns
-// for up to 32 (avx512-gfni; go test -run '^$' -bench 'AVX512Tail'
-// ./internal/kernel); after an odd number, the padded group pairs with the
+// run shorter than a group). A padded group alone takes 340 ns on Zen 5
+// and those kernels 189 ns for up to 16 blocks and 244 ns for up to 32
+// (avx512-gfni; avx512-vbmi 404, 236 and 287 ns; go test -run '^$' -bench
+// 'AVX512Tail' ./internal/kernel, medians of 5); after an odd number, the padded group pairs with the
 // last whole one, for 180-190 ns more than that one alone (the 64-block kernels pair them: kern.blocks in _asm/avx512).
 func narrowTail(n int) bool {
 	r := n % FusedGroup
