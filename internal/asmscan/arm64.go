@@ -8,9 +8,11 @@ import (
 
 var (
 	arm64Indexed = regexp.MustCompile(`\(R\d+\)\(R\d+`)
-	arm64Regs    = regexp.MustCompile(`\bR\d+\b`)
-	arm64GPR     = regexp.MustCompile(`^R\d+$`)
-	arm64Vec     = regexp.MustCompile(`\b[VF]\d+`)
+	// The general-purpose registers, by number and by the assembler's
+	// other names for them.
+	arm64Regs = regexp.MustCompile(`\b(R\d+|g|LR|R18_PLATFORM|RSP|ZR)\b`)
+	arm64GPR  = regexp.MustCompile(`^(R\d+|g|LR|R18_PLATFORM|RSP|ZR)$`)
+	arm64Vec  = regexp.MustCompile(`\b[VF]\d+`)
 	// A load of a pair of general-purpose registers: LDP (R0), (R1, R2).
 	arm64PairLoad = regexp.MustCompile(`^(LDP|LDPW|LDPSW|LDNP|LDNPW|LDAXP|LDAXPW|LDXP|LDXPW)(\.[PW])?$`)
 	// Instructions that set the flags or branch or select on a register.
@@ -26,6 +28,10 @@ var (
 	// Instructions that set the flags from floating-point data, and those
 	// whose latency depends on their operands (division, square root).
 	arm64DataFlagsOrLatency = regexp.MustCompile(`^(FCMP|FCMPE|FCCMP|FCCMPE)[SD]?$|^(UDIV|SDIV)W?$|^F(DIV|SQRT)[SD]$|^VF(DIV|SQRT)`)
+	// Instructions that write general-purpose registers from the machine
+	// or from memory without naming it last: a system register (MRS; the
+	// FPSR's bits can come from data), compare-and-swap of a pair.
+	arm64ImplicitLoads = regexp.MustCompile(`^(MRS|CASP[DW]?|CASPAL?[DW]?|CASPL[DW]?)$`)
 )
 
 // ARM64Problems returns what in the lines of Go arm64 assembly could make
@@ -33,9 +39,13 @@ var (
 // instruction that sets the flags, branches or selects on a register other
 // than the block count R3, or that sets the flags from floating-point
 // data; a general-purpose register loaded from memory (other than the
-// argument frame and the program's own data) or from a vector register,
-// which could then become an address or a branch condition; a division or
-// square root. Each problem names its line (1-based).
+// argument frame and the program's read-only constants, name<>) or from a
+// vector register, which could then become an address or a branch
+// condition; a division or square root; a call, a branch to a symbol or a
+// register, or a return through one. It reads the assembly as the
+// generators write it, one instruction a line: a line with more (a
+// semicolon, a block comment), a preprocessor line or raw bytes (WORD) is a
+// problem in itself. Each problem names its line (1-based).
 func ARM64Problems(lines []string) []string {
 	var problems []string
 	for i, line := range lines {
@@ -50,6 +60,21 @@ func ARM64Problems(lines []string) []string {
 		report := func(what string) {
 			problems = append(problems, strings.TrimSpace(line)+": "+what+" (line "+strconv.Itoa(i+1)+")")
 		}
+		if strings.HasPrefix(op, "TEXT") || op == "DATA" || op == "GLOBL" || op == "#include" && len(args) == 1 {
+			continue
+		}
+		if strings.ContainsAny(line, ";#") || strings.Contains(line, "/*") || op == "WORD" || op == "BYTE" || op == "DWORD" {
+			report("not one instruction the scan can read")
+			continue
+		}
+		switch {
+		case op == "BL" || op == "CALL" || op == "BLR",
+			(op == "B" || op == "JMP" || op == "BR") && len(args) == 1 && (strings.Contains(args[0], "(") || arm64GPR.MatchString(args[0])),
+			op == "RET" && len(args) > 0:
+			report("a call, or a branch to a symbol or a register")
+		case arm64ImplicitLoads.MatchString(op):
+			report("a general-purpose register loaded from the machine or from memory")
+		}
 		if arm64Indexed.MatchString(line) {
 			report("a memory operand with an index register")
 		}
@@ -63,14 +88,14 @@ func ARM64Problems(lines []string) []string {
 		if arm64DataFlagsOrLatency.MatchString(op) {
 			report("flags from floating-point data, or a variable latency")
 		}
-		if arm64PairLoad.MatchString(op) && len(args) >= 2 && !strings.Contains(args[0], "(FP)") && !strings.Contains(args[0], "(SB)") &&
+		if arm64PairLoad.MatchString(op) && len(args) >= 2 && !strings.Contains(args[0], "(FP)") && !strings.Contains(args[0], "<>(SB)") &&
 			arm64Regs.MatchString(strings.Join(args[1:], " ")) {
 			report("a general-purpose register loaded from memory")
 		}
 		if len(args) >= 2 && arm64GPR.MatchString(args[len(args)-1]) {
 			src := strings.Join(args[:len(args)-1], " ")
 			switch {
-			case strings.Contains(src, "(") && !strings.Contains(src, "(FP)") && !strings.Contains(src, "(SB)"):
+			case strings.Contains(src, "(") && !strings.HasPrefix(src, "$") && !strings.Contains(src, "(FP)") && !strings.Contains(src, "<>(SB)"):
 				report("a general-purpose register loaded from memory")
 			case arm64Vec.MatchString(src):
 				report("a general-purpose register loaded from a vector register")

@@ -18,7 +18,10 @@
 // It does not follow values through memory: a store of a vector register
 // and a load of it into a general-purpose register is a load from memory,
 // reported. It trusts the argument frame, which the Go declarations of the
-// scanned functions make public.
+// scanned functions make public, and so reports any write to it. It reads
+// the assembly as the generators write it, one instruction a line: a line
+// that holds more (a semicolon, a block comment), a preprocessor line or
+// raw bytes (BYTE, WORD, LONG, QUAD) is a problem in itself.
 package asmscan
 
 import (
@@ -38,16 +41,20 @@ func Functions(src string) map[string][]string {
 		if i := strings.Index(line, "//"); i >= 0 {
 			line = line[:i]
 		}
-		line = strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(line, "TEXT "); ok {
-			sym, _, _ := strings.Cut(rest, "(")
+		// Fields separated by any white space, as the assembler reads them.
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		line = strings.Join(fields, " ")
+		if fields[0] == "TEXT" {
+			sym, _, _ := strings.Cut(strings.TrimPrefix(line, "TEXT "), "(")
 			name = strings.TrimPrefix(sym, "·")
 			continue
 		}
-		if strings.HasPrefix(line, "DATA ") || strings.HasPrefix(line, "GLOBL ") {
-			name = ""
-		}
-		if name == "" || line == "" || labelLine.MatchString(line) {
+		// DATA and GLOBL define constants wherever they stand; the
+		// instructions after one still belong to the function before it.
+		if fields[0] == "DATA" || fields[0] == "GLOBL" || name == "" || labelLine.MatchString(line) {
 			continue
 		}
 		funcs[name] = append(funcs[name], line)
@@ -74,7 +81,7 @@ var (
 	labelLine  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*:$`)
 	labelName  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	indexedMem = regexp.MustCompile(`\)\(([A-Z0-9]+)\*[1248]\)`)
-	gpReg      = regexp.MustCompile(`^(AX|BX|CX|DX|SI|DI|BP|SP|[ABCD][LH]|SIB|DIB|BPB|SPB|R([89]|1[0-5])[BWL]?)$`)
+	gpReg      = regexp.MustCompile(`^(AX|BX|CX|DX|SI|DI|BP|SP|[ABCD][LH]|SIB|DIB|BPB|SPB|R([89]|1[0-5])[BWL]?|g)$`)
 	frameArg   = regexp.MustCompile(`^[a-z][a-z0-9_]*\+\d+\(FP\)$`)
 	immediate  = regexp.MustCompile(`^\$`)
 	cmov       = regexp.MustCompile(`^CMOV[WLQ]`)
@@ -91,7 +98,12 @@ var (
 	// without naming it last, from memory or vector data: the string
 	// instructions, XLAT, the string comparisons of SSE4.2 (flags and CX
 	// from vector data), and those that read the machine.
-	implicitWriters = regexp.MustCompile(`^(REP.*|LODS[BWLQ]?|SCAS[BWLQ]?|CMPS[BWLQ]|XLAT|V?PCMP[EI]STR[IM]|CPUID|RDTSCP?|RDRAND|RDSEED|RDPID)$`)
+	implicitWriters = regexp.MustCompile(`^(REP.*|LODS[BWLQ]?|SCAS[BWLQ]?|CMPS[BWLQ]|XLAT|V?PCMP[EI]STR[IM]|CPUID|RDTSCP?|RDRAND|RDSEED|RDPID|POPF[WLQ]?|CMPXCHG(8|16)B|VER[RW])$`)
+	// x87 floating point (FMOVD, FADDD, FUCOMI...): variable latency, and
+	// flags from data.
+	x87 = regexp.MustCompile(`^F[A-Z0-9]+$`)
+	// What the scan cannot read as one instruction: raw bytes.
+	rawBytes = regexp.MustCompile(`^(BYTE|WORD|LONG|QUAD)$`)
 	// The general-purpose arithmetic and logic instructions, which set
 	// the flags from their operands: with a memory operand, from memory,
 	// which may hold the key or the data.
@@ -115,8 +127,13 @@ func Problems(lines []string, r Rules) []string {
 	var problems []string
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	for _, line := range lines {
+		if strings.ContainsAny(line, ";#") || strings.Contains(line, "/*") {
+			report("not one instruction the scan can read: %s", line)
+			continue
+		}
 		op, rest, _ := strings.Cut(line, " ")
-		op = strings.TrimSuffix(op, ".BCST")
+		// The suffixes (.BCST, .Z, rounding) change no operand's role.
+		op, _, _ = strings.Cut(op, ".")
 		var args []string
 		if rest = strings.TrimSpace(rest); rest != "" {
 			for _, a := range strings.Split(rest, ",") {
@@ -130,6 +147,12 @@ func Problems(lines []string, r Rules) []string {
 			}
 		}
 		switch {
+		case rawBytes.MatchString(op):
+			report("raw bytes: %s", line)
+		case len(args) > 0 && frameArg.MatchString(args[len(args)-1]) && !strings.HasPrefix(op, "CMP") && !strings.HasPrefix(op, "TEST"):
+			report("writes the argument frame: %s", line)
+		case x87.MatchString(op):
+			report("x87 floating point: %s", line)
 		case dataToFlagsOrAddress.MatchString(op):
 			report("data into the flags or an address: %s", line)
 		case variableLatency.MatchString(op):
@@ -140,7 +163,7 @@ func Problems(lines []string, r Rules) []string {
 			report("sets the flags from memory: %s", line)
 		case strings.HasPrefix(op, "CALL"), op == "JMP" && len(args) == 1 && !labelName.MatchString(args[0]):
 			report("%s", line)
-		case op == "XCHGQ" && (len(args) != 2 || !gpReg.MatchString(args[0]) || !gpReg.MatchString(args[1])):
+		case strings.HasPrefix(op, "XCHG") && (len(args) != 2 || !gpReg.MatchString(args[0]) || !gpReg.MatchString(args[1])):
 			report("%s exchanges a general-purpose register with memory", line)
 		case len(args) > 0 && gpReg.MatchString(args[len(args)-1]) && !strings.HasPrefix(op, "CMP") && !strings.HasPrefix(op, "TEST"):
 			if !gpWriters[op] && !(r.CMOV && cmov.MatchString(op)) {

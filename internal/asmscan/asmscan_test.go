@@ -68,6 +68,20 @@ func TestProblems(t *testing.T) {
 		{"a call", "VPMOVB2M Z1, K1", []string{"CALL runtime·memmove(SB)"}, Rules{}},
 		{"an indirect jump", "VPMOVB2M Z1, K1", []string{"JMP AX"}, Rules{}},
 		{"no VZEROUPPER", "VZEROUPPER", []string{"NOP"}, Rules{NoVZEROUPPER: true}},
+		{"a spill to the argument frame", "LEAQ 4128(AX), DI", []string{"VMOVQ X0, n+24(FP)", "MOVQ n+24(FP), DI"}, Rules{}},
+		{"a spill to the argument frame", "ADDQ $16, DI", []string{"MOVQ DI, ks+0(FP)"}, Rules{}},
+		{"a base from a vector into g", "LEAQ 4128(AX), DI", []string{"VMOVQ X0, g"}, Rules{}},
+		{"the flags restored from memory", "CMPQ DI, R8", []string{"POPFQ"}, Rules{}},
+		{"a compare-exchange of memory", "CMPQ DI, R8", []string{"CMPXCHG16B (CX)"}, Rules{}},
+		{"a 32-bit exchange with memory", "XCHGQ DI, R8", []string{"XCHGL AX, (CX)"}, Rules{}},
+		{"the flags from a segment check", "CMPQ DI, R8", []string{"VERW (CX)"}, Rules{}},
+		{"x87", "VMOVDQU64 64(AX), Z0", []string{"FMOVD (CX), F0"}, Rules{}},
+		{"a suffixed vector division", "VMOVDQU64 64(AX), Z0", []string{"VDIVPS.Z Z1, Z2, K1, Z3"}, Rules{}},
+		{"a rounded square root", "VMOVDQU64 64(AX), Z0", []string{"VSQRTPD.RN_SAE Z1, Z2"}, Rules{}},
+		{"two instructions on a line", "LEAQ 4128(AX), DI", []string{"VMOVQ X0, AX; NOP"}, Rules{}},
+		{"a block comment", "LEAQ 4128(AX), DI", []string{"VMOVQ X0, /* x */ DI"}, Rules{}},
+		{"a macro", "LEAQ 4128(AX), DI", []string{"#define LEAK(r) VMOVQ X0, r"}, Rules{}},
+		{"raw bytes", "LEAQ 4128(AX), DI", []string{"BYTE $0x66"}, Rules{}},
 	} {
 		i := slices.Index(good, c.replace)
 		if i < 0 {
@@ -88,11 +102,19 @@ func TestProblems(t *testing.T) {
 	}
 }
 
+// TestFunctions checks that Functions reads a function's instructions as
+// the assembler does: with any white space between fields, and through a
+// DATA or GLOBL line, after which the assembler goes on with the same
+// function.
 func TestFunctions(t *testing.T) {
-	src := "#include \"textflag.h\"\n\n// func f(n int)\nTEXT ·f(SB), NOSPLIT, $0-8\n\tMOVQ n+0(FP), AX // the count\nloop:\n\tDECQ AX\n\tJNZ  loop\n\tRET\n\nDATA c<>+0(SB)/8, $1\nGLOBL c<>(SB), RODATA, $8\n"
+	src := "#include \"textflag.h\"\n\n// func f(n int)\nTEXT\t·f(SB), NOSPLIT, $0-8\n\tMOVQ\tn+0(FP), AX // the count\nloop:\n\tDECQ AX\n\tJNZ  loop\n\tRET\n\nDATA c<>+0(SB)/8, $1\nGLOBL c<>(SB), RODATA, $8\n" +
+		"TEXT ·g(SB), NOSPLIT, $0-8\n\tJMP after\nDATA d<>+0(SB)/8, $1\nGLOBL d<>(SB), RODATA, $8\nafter:\n\tVMOVQ X0, AX\n\tRET\n"
 	got := Functions(src)
-	want := []string{"MOVQ n+0(FP), AX", "DECQ AX", "JNZ  loop", "RET"}
-	if len(got) != 1 || !slices.Equal(got["f"], want) {
-		t.Errorf("Functions = %q, want f: %q", got, want)
+	want := map[string][]string{
+		"f": {"MOVQ n+0(FP), AX", "DECQ AX", "JNZ loop", "RET"},
+		"g": {"JMP after", "VMOVQ X0, AX", "RET"},
+	}
+	if len(got) != len(want) || !slices.Equal(got["f"], want["f"]) || !slices.Equal(got["g"], want["g"]) {
+		t.Errorf("Functions = %q, want %q", got, want)
 	}
 }

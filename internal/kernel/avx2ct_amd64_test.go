@@ -8,10 +8,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/asmscan"
 )
 
 // TestAVX2CTAssemblyIsConstantTime reads avx2ct_amd64.s and checks, for every
-// function whose name contains AVX2CT, the two properties that make the
+// function in it, the two properties that make the
 // avx2-ct kernels constant-time by construction, which the generator
 // (_asm/avx2ct) also asserts while emitting:
 //
@@ -32,24 +34,7 @@ func TestAVX2CTAssemblyIsConstantTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs := map[string][]string{}
-	var name string
-	for _, line := range strings.Split(string(data), "\n") {
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = line[:i]
-		}
-		line = strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(line, "TEXT "); ok {
-			name = ""
-			if sym, _, _ := strings.Cut(rest, "("); strings.Contains(sym, "AVX2CT") {
-				name = strings.TrimPrefix(sym, "·")
-			}
-			continue
-		}
-		if name != "" && line != "" {
-			funcs[name] = append(funcs[name], line)
-		}
-	}
+	funcs := asmscan.Functions(string(data))
 	for _, width := range []string{"64", "32", "8"} {
 		for _, bits := range []string{"128", "192", "256"} {
 			for _, dir := range []string{"encrypt", "decrypt"} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -148,6 +149,34 @@ func TestCheck(t *testing.T) {
 		}
 		if got := c.check(strings.NewReader(tt.xml), &w); got != tt.want {
 			t.Errorf("%s: check = %v, want %v; output:\n%s", tt.name, got, tt.want, w.String())
+		}
+	}
+}
+
+// TestVerdictLines holds each line that verdictMark marks to the one
+// branch it may carry: the branch on the tag comparison's verdict alone,
+// with nothing else (another condition, on the plaintext say) that the
+// mark would let through rule 7 unreported. There must be one in each
+// AEAD's Open.
+func TestVerdictLines(t *testing.T) {
+	verdict := regexp.MustCompile(`^\tif (subtle\.ConstantTimeCompare\([a-z]+\[:[a-zA-Z.]+\], tag\) != 1|!o\.open\([^&|]*\)) \{ ` + regexp.QuoteMeta(verdictMark) + `$`)
+	for _, name := range []string{"gcm.go", "ocb.go", "eax.go"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := 0
+		for i, line := range strings.Split(string(data), "\n") {
+			if !strings.Contains(line, verdictMark) {
+				continue
+			}
+			marked++
+			if !verdict.MatchString(line) {
+				t.Errorf("%s:%d: the verdict's mark on a line that is not the verdict's branch alone: %q", name, i+1, line)
+			}
+		}
+		if marked != 1 {
+			t.Errorf("%s: %d lines carry the verdict's mark, want 1", name, marked)
 		}
 	}
 }
