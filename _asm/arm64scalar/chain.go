@@ -49,6 +49,8 @@ func chainKernel(f *a64.File, m serial.Mode) {
 	st := chainState
 	f.I("LDPW", fmt.Sprintf("0(%s)", sp), fmt.Sprintf("(%s, %s)", st[0], st[1]))
 	f.I("LDPW", fmt.Sprintf("8(%s)", sp), fmt.Sprintf("(%s, %s)", st[2], st[3]))
+	// No blocks: nothing to read or write, the chain value as it was.
+	f.I("CBZ", n, name+"_done")
 	f.Label(name + "_loop")
 	l := lanesOf[1][0]
 	w := [4]string{l.a, l.b, l.c, l.d}
@@ -94,6 +96,7 @@ func chainKernel(f *a64.File, m serial.Mode) {
 	}
 	f.I("SUBS", "$1", n)
 	f.I("BNE", name+"_loop")
+	f.Label(name + "_done")
 	f.I("STPW", fmt.Sprintf("(%s, %s)", st[0], st[1]), fmt.Sprintf("0(%s)", sp))
 	f.I("STPW", fmt.Sprintf("(%s, %s)", st[2], st[3]), fmt.Sprintf("8(%s)", sp))
 	f.I("RET")

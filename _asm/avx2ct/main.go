@@ -1077,8 +1077,14 @@ func round8(ks reg.Register, kw int, dec bool, x, y, p, q reg.VecVirtual, k0, k1
 // on the allocated code of every kernel.
 func check(f *ir.File) error {
 	for _, fn := range f.Functions() {
+		// The loop counters: the registers DECQ counts down.
 		counters := map[reg.Physical]bool{}
 		insts := fn.Instructions()
+		for _, inst := range insts {
+			if inst.Opcode == "DECQ" {
+				counters[phys(fn, inst, inst.Operands[0].(reg.Register))] = true
+			}
+		}
 		for i, inst := range insts {
 			for _, isa := range inst.ISA {
 				if !slices.Contains([]string{"AVX", "AVX2"}, isa) {
@@ -1101,13 +1107,10 @@ func check(f *ir.File) error {
 					}
 				}
 			}
-			if inst.Opcode == "DECQ" {
-				counters[phys(fn, inst, inst.Operands[0].(reg.Register))] = true
-			}
 			if inst.IsBranch && inst.IsConditional {
 				prev := insts[i-1]
-				if inst.Opcode == "JZ" && prev.Opcode == "TESTQ" && i < 8 {
-					// The check of n on entry.
+				if inst.Opcode == "JZ" && prev.Opcode == "TESTQ" && isCounterTest(fn, prev, counters) {
+					// The check of a count before its loop.
 					continue
 				}
 				if inst.Opcode != "JNZ" || prev.Opcode != "DECQ" {
@@ -1133,6 +1136,14 @@ func check(f *ir.File) error {
 		}
 	}
 	return nil
+}
+
+// isCounterTest reports whether inst tests a loop counter against itself
+// (TESTQ r, r).
+func isCounterTest(fn *ir.Function, inst *ir.Instruction, counters map[reg.Physical]bool) bool {
+	a, okA := inst.Operands[0].(reg.Register)
+	b, okB := inst.Operands[1].(reg.Register)
+	return okA && okB && phys(fn, inst, a) == phys(fn, inst, b) && counters[phys(fn, inst, a)]
 }
 
 func isConstOrArg(op operand.Op) bool {

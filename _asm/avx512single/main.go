@@ -98,8 +98,8 @@
 // blocks; kernel.ChainMode) run a whole call's blocks through one call of
 // a chain kernel (chain1): the rounds of a block as above, in a loop over
 // the blocks that keeps the chain value in a register and loads the
-// S-boxes and masks once a call instead of once a block. Its one branch
-// tests the count.
+// S-boxes and masks once a call instead of once a block. Its branches
+// test the count, before the first block too.
 //
 // # 4-block kernels
 //

@@ -50,6 +50,9 @@ func chainBody(m serial.Mode, bmi bool, name string) {
 	}
 
 	loop, done := name+"_loop", name+"_done"
+	// No blocks: nothing to read or write, the chain value as it was.
+	c.CMPQ(n, operand.Imm(0))
+	c.JEQ(operand.LabelRef(done))
 	c.Label(loop)
 	// The cipher's input, whitened.
 	if m == serial.CBC || m == serial.MAC {

@@ -9107,6 +9107,8 @@ TEXT ·cbcEncryptAVX2CT128(SB), NOSPLIT, $64-40
 	MOVQ         n+24(FP), BX
 	MOVQ         s+32(FP), SI
 	VMOVDQU      (SI), X5
+	TESTQ        BX, BX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (DX), X5, X5
@@ -9412,7 +9414,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       BX
 	JNZ        blocks
-	VMOVDQU    X5, (SI)
+
+blocks_none:
+	VMOVDQU X5, (SI)
 	VZEROUPPER
 	RET
 
@@ -9453,6 +9457,8 @@ TEXT ·cfbEncryptAVX2CT128(SB), NOSPLIT, $64-40
 	MOVQ         n+24(FP), BX
 	MOVQ         s+32(FP), SI
 	VMOVDQU      (SI), X5
+	TESTQ        BX, BX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (AX), X5, X5
@@ -9758,7 +9764,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       BX
 	JNZ        blocks
-	VMOVDQU    X5, (SI)
+
+blocks_none:
+	VMOVDQU X5, (SI)
 	VZEROUPPER
 	RET
 
@@ -9799,6 +9807,8 @@ TEXT ·ofbStreamAVX2CT128(SB), NOSPLIT, $64-40
 	MOVQ         n+24(FP), DX
 	MOVQ         s+32(FP), BX
 	VMOVDQU      (BX), X5
+	TESTQ        DX, DX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (AX), X5, X5
@@ -10102,7 +10112,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       DX
 	JNZ        blocks
-	VMOVDQU    X5, (BX)
+
+blocks_none:
+	VMOVDQU X5, (BX)
 	VZEROUPPER
 	RET
 
@@ -10143,6 +10155,8 @@ TEXT ·cbcMACAVX2CT128(SB), NOSPLIT, $64-40
 	MOVQ         n+24(FP), DX
 	MOVQ         s+32(FP), BX
 	VMOVDQU      (BX), X5
+	TESTQ        DX, DX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (CX), X5, X5
@@ -10446,7 +10460,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       DX
 	JNZ        blocks
-	VMOVDQU    X5, (BX)
+
+blocks_none:
+	VMOVDQU X5, (BX)
 	VZEROUPPER
 	RET
 
@@ -20506,6 +20522,8 @@ TEXT ·cbcEncryptAVX2CT192(SB), NOSPLIT, $96-40
 	MOVQ         n+24(FP), BX
 	MOVQ         s+32(FP), SI
 	VMOVDQU      (SI), X5
+	TESTQ        BX, BX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (DX), X5, X5
@@ -20877,7 +20895,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       BX
 	JNZ        blocks
-	VMOVDQU    X5, (SI)
+
+blocks_none:
+	VMOVDQU X5, (SI)
 	VZEROUPPER
 	RET
 
@@ -20929,6 +20949,8 @@ TEXT ·cfbEncryptAVX2CT192(SB), NOSPLIT, $96-40
 	MOVQ         n+24(FP), BX
 	MOVQ         s+32(FP), SI
 	VMOVDQU      (SI), X5
+	TESTQ        BX, BX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (AX), X5, X5
@@ -21300,7 +21322,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       BX
 	JNZ        blocks
-	VMOVDQU    X5, (SI)
+
+blocks_none:
+	VMOVDQU X5, (SI)
 	VZEROUPPER
 	RET
 
@@ -21352,6 +21376,8 @@ TEXT ·ofbStreamAVX2CT192(SB), NOSPLIT, $96-40
 	MOVQ         n+24(FP), DX
 	MOVQ         s+32(FP), BX
 	VMOVDQU      (BX), X5
+	TESTQ        DX, DX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (AX), X5, X5
@@ -21721,7 +21747,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       DX
 	JNZ        blocks
-	VMOVDQU    X5, (BX)
+
+blocks_none:
+	VMOVDQU X5, (BX)
 	VZEROUPPER
 	RET
 
@@ -21773,6 +21801,8 @@ TEXT ·cbcMACAVX2CT192(SB), NOSPLIT, $96-40
 	MOVQ         n+24(FP), DX
 	MOVQ         s+32(FP), BX
 	VMOVDQU      (BX), X5
+	TESTQ        DX, DX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (CX), X5, X5
@@ -22142,7 +22172,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       DX
 	JNZ        blocks
-	VMOVDQU    X5, (BX)
+
+blocks_none:
+	VMOVDQU X5, (BX)
 	VZEROUPPER
 	RET
 
@@ -33583,6 +33615,8 @@ TEXT ·cbcEncryptAVX2CT256(SB), NOSPLIT, $128-40
 	MOVQ         n+24(FP), BX
 	MOVQ         s+32(FP), SI
 	VMOVDQU      (SI), X5
+	TESTQ        BX, BX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (DX), X5, X5
@@ -34020,7 +34054,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       BX
 	JNZ        blocks
-	VMOVDQU    X5, (SI)
+
+blocks_none:
+	VMOVDQU X5, (SI)
 	VZEROUPPER
 	RET
 
@@ -34083,6 +34119,8 @@ TEXT ·cfbEncryptAVX2CT256(SB), NOSPLIT, $128-40
 	MOVQ         n+24(FP), BX
 	MOVQ         s+32(FP), SI
 	VMOVDQU      (SI), X5
+	TESTQ        BX, BX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (AX), X5, X5
@@ -34520,7 +34558,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       BX
 	JNZ        blocks
-	VMOVDQU    X5, (SI)
+
+blocks_none:
+	VMOVDQU X5, (SI)
 	VZEROUPPER
 	RET
 
@@ -34583,6 +34623,8 @@ TEXT ·ofbStreamAVX2CT256(SB), NOSPLIT, $128-40
 	MOVQ         n+24(FP), DX
 	MOVQ         s+32(FP), BX
 	VMOVDQU      (BX), X5
+	TESTQ        DX, DX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (AX), X5, X5
@@ -35018,7 +35060,9 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       DX
 	JNZ        blocks
-	VMOVDQU    X5, (BX)
+
+blocks_none:
+	VMOVDQU X5, (BX)
 	VZEROUPPER
 	RET
 
@@ -35081,6 +35125,8 @@ TEXT ·cbcMACAVX2CT256(SB), NOSPLIT, $128-40
 	MOVQ         n+24(FP), DX
 	MOVQ         s+32(FP), BX
 	VMOVDQU      (BX), X5
+	TESTQ        DX, DX
+	JZ           blocks_none
 
 blocks:
 	VPXOR   (CX), X5, X5
@@ -35516,6 +35562,8 @@ rounds:
 	ADDQ       $0x10, CX
 	DECQ       DX
 	JNZ        blocks
-	VMOVDQU    X5, (BX)
+
+blocks_none:
+	VMOVDQU X5, (BX)
 	VZEROUPPER
 	RET

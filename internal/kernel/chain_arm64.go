@@ -20,7 +20,7 @@ func (c *Cipher) Chain(m ChainMode, dst, src []byte, s *[BlockSize]byte) bool {
 	return true
 }
 
-// chain1x runs arm64-1way's chain kernel of mode m over n > 0 blocks.
+// chain1x runs arm64-1way's chain kernel of mode m over n blocks.
 func chain1x(t *Tables, ks *Schedule, m ChainMode, d, p *byte, n int, s *[BlockSize]byte) {
 	switch m {
 	case ChainCBC:

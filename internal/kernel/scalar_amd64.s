@@ -4814,6 +4814,8 @@ TEXT ·cbcEncrypt1x(SB), NOSPLIT, $0-48
 	MOVL 4(DX), BX
 	MOVL 8(DX), CX
 	MOVL 12(DX), DX
+	CMPQ n+32(FP), $0x00
+	JEQ  cbcEncrypt1x_done
 
 cbcEncrypt1x_loop:
 	MOVQ    src+24(FP), SI
@@ -5343,6 +5345,8 @@ TEXT ·cbcEncrypt1xBMI(SB), NOSPLIT, $0-48
 	MOVL 4(DX), BX
 	MOVL 8(DX), CX
 	MOVL 12(DX), DX
+	CMPQ n+32(FP), $0x00
+	JEQ  cbcEncrypt1xBMI_done
 
 cbcEncrypt1xBMI_loop:
 	MOVQ    src+24(FP), SI
@@ -5805,6 +5809,8 @@ TEXT ·cfbEncrypt1x(SB), NOSPLIT, $0-48
 	MOVL 4(DX), BX
 	MOVL 8(DX), CX
 	MOVL 12(DX), DX
+	CMPQ n+32(FP), $0x00
+	JEQ  cfbEncrypt1x_done
 
 cfbEncrypt1x_loop:
 	XORL    (R9), AX
@@ -6334,6 +6340,8 @@ TEXT ·cfbEncrypt1xBMI(SB), NOSPLIT, $0-48
 	MOVL 4(DX), BX
 	MOVL 8(DX), CX
 	MOVL 12(DX), DX
+	CMPQ n+32(FP), $0x00
+	JEQ  cfbEncrypt1xBMI_done
 
 cfbEncrypt1xBMI_loop:
 	XORL    (R9), AX
@@ -6796,6 +6804,8 @@ TEXT ·ofbStream1x(SB), NOSPLIT, $0-48
 	MOVL 4(DX), BX
 	MOVL 8(DX), CX
 	MOVL 12(DX), DX
+	CMPQ n+32(FP), $0x00
+	JEQ  ofbStream1x_done
 
 ofbStream1x_loop:
 	XORL    (R9), AX
@@ -7319,6 +7329,8 @@ TEXT ·ofbStream1xBMI(SB), NOSPLIT, $0-48
 	MOVL 4(DX), BX
 	MOVL 8(DX), CX
 	MOVL 12(DX), DX
+	CMPQ n+32(FP), $0x00
+	JEQ  ofbStream1xBMI_done
 
 ofbStream1xBMI_loop:
 	XORL    (R9), AX
@@ -7775,6 +7787,8 @@ TEXT ·cbcMAC1x(SB), NOSPLIT, $0-48
 	MOVL 4(DX), BX
 	MOVL 8(DX), CX
 	MOVL 12(DX), DX
+	CMPQ n+32(FP), $0x00
+	JEQ  cbcMAC1x_done
 
 cbcMAC1x_loop:
 	MOVQ    src+24(FP), SI
@@ -8298,6 +8312,8 @@ TEXT ·cbcMAC1xBMI(SB), NOSPLIT, $0-48
 	MOVL 4(DX), BX
 	MOVL 8(DX), CX
 	MOVL 12(DX), DX
+	CMPQ n+32(FP), $0x00
+	JEQ  cbcMAC1xBMI_done
 
 cbcMAC1xBMI_loop:
 	MOVQ    src+24(FP), SI

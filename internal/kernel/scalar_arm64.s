@@ -3082,6 +3082,7 @@ TEXT ·cbcEncrypt1x(SB), NOSPLIT, $0-48
 	ADD      $3072, R0, R7
 	LDPW     0(R25), (R4, R22)
 	LDPW     8(R25), (R23, R24)
+	CBZ      R3, cbcEncrypt1x_done
 
 cbcEncrypt1x_loop:
 	LDPW     0(R8), (R13, R14)
@@ -3588,6 +3589,8 @@ cbcEncrypt1x_loop:
 	ADD      $16, R1
 	SUBS     $1, R3
 	BNE      cbcEncrypt1x_loop
+
+cbcEncrypt1x_done:
 	STPW     (R4, R22), 0(R25)
 	STPW     (R23, R24), 8(R25)
 	RET
@@ -3606,6 +3609,7 @@ TEXT ·cfbEncrypt1x(SB), NOSPLIT, $0-48
 	ADD      $3072, R0, R7
 	LDPW     0(R25), (R4, R22)
 	LDPW     8(R25), (R23, R24)
+	CBZ      R3, cfbEncrypt1x_done
 
 cfbEncrypt1x_loop:
 	LDPW     0(R8), (R13, R14)
@@ -4112,6 +4116,8 @@ cfbEncrypt1x_loop:
 	ADD      $16, R1
 	SUBS     $1, R3
 	BNE      cfbEncrypt1x_loop
+
+cfbEncrypt1x_done:
 	STPW     (R4, R22), 0(R25)
 	STPW     (R23, R24), 8(R25)
 	RET
@@ -4130,6 +4136,7 @@ TEXT ·ofbStream1x(SB), NOSPLIT, $0-48
 	ADD      $3072, R0, R7
 	LDPW     0(R25), (R4, R22)
 	LDPW     8(R25), (R23, R24)
+	CBZ      R3, ofbStream1x_done
 
 ofbStream1x_loop:
 	LDPW     0(R8), (R13, R14)
@@ -4629,6 +4636,8 @@ ofbStream1x_loop:
 	ADD      $16, R1
 	SUBS     $1, R3
 	BNE      ofbStream1x_loop
+
+ofbStream1x_done:
 	STPW     (R4, R22), 0(R25)
 	STPW     (R23, R24), 8(R25)
 	RET
@@ -4647,6 +4656,7 @@ TEXT ·cbcMAC1x(SB), NOSPLIT, $0-48
 	ADD      $3072, R0, R7
 	LDPW     0(R25), (R4, R22)
 	LDPW     8(R25), (R23, R24)
+	CBZ      R3, cbcMAC1x_done
 
 cbcMAC1x_loop:
 	LDPW     0(R8), (R13, R14)
@@ -5150,6 +5160,8 @@ cbcMAC1x_loop:
 	ADD      $16, R2
 	SUBS     $1, R3
 	BNE      cbcMAC1x_loop
+
+cbcMAC1x_done:
 	STPW     (R4, R22), 0(R25)
 	STPW     (R23, R24), 8(R25)
 	RET

@@ -1468,6 +1468,8 @@ TEXT ·cbcEncryptAVX512GFNI(SB), NOSPLIT, $0-40
 	MOVQ      $0x6ccc6ccc6ccc6ccc, DI
 	KMOVQ     DI, K2
 	VMOVDQU64 (SI), X8
+	TESTQ     BX, BX
+	JZ        cbcEncryptAVX512GFNI_loop_none
 
 cbcEncryptAVX512GFNI_loop:
 	VPXORD              (DX), X8, X8
@@ -2122,7 +2124,9 @@ cbcEncryptAVX512GFNI_loop:
 	ADDQ                $0x10, CX
 	DECQ                BX
 	JNZ                 cbcEncryptAVX512GFNI_loop
-	VMOVDQU64           X8, (SI)
+
+cbcEncryptAVX512GFNI_loop_none:
+	VMOVDQU64 X8, (SI)
 	VZEROUPPER
 	RET
 
@@ -2148,6 +2152,8 @@ TEXT ·cfbEncryptAVX512GFNI(SB), NOSPLIT, $0-40
 	MOVQ      $0x6ccc6ccc6ccc6ccc, DI
 	KMOVQ     DI, K2
 	VMOVDQU64 (SI), X8
+	TESTQ     BX, BX
+	JZ        cfbEncryptAVX512GFNI_loop_none
 
 cfbEncryptAVX512GFNI_loop:
 	VPXORD              (AX), X8, X8
@@ -2802,7 +2808,9 @@ cfbEncryptAVX512GFNI_loop:
 	ADDQ                $0x10, CX
 	DECQ                BX
 	JNZ                 cfbEncryptAVX512GFNI_loop
-	VMOVDQU64           X8, (SI)
+
+cfbEncryptAVX512GFNI_loop_none:
+	VMOVDQU64 X8, (SI)
 	VZEROUPPER
 	RET
 
@@ -2828,6 +2836,8 @@ TEXT ·ofbStreamAVX512GFNI(SB), NOSPLIT, $0-40
 	MOVQ      $0x6ccc6ccc6ccc6ccc, SI
 	KMOVQ     SI, K2
 	VMOVDQU64 (BX), X8
+	TESTQ     DX, DX
+	JZ        ofbStreamAVX512GFNI_loop_none
 
 ofbStreamAVX512GFNI_loop:
 	VPXORD              (AX), X8, X8
@@ -3480,7 +3490,9 @@ ofbStreamAVX512GFNI_loop:
 	ADDQ                $0x10, CX
 	DECQ                DX
 	JNZ                 ofbStreamAVX512GFNI_loop
-	VMOVDQU64           X8, (BX)
+
+ofbStreamAVX512GFNI_loop_none:
+	VMOVDQU64 X8, (BX)
 	VZEROUPPER
 	RET
 
@@ -3506,6 +3518,8 @@ TEXT ·cbcMACAVX512GFNI(SB), NOSPLIT, $0-40
 	MOVQ      $0x6ccc6ccc6ccc6ccc, SI
 	KMOVQ     SI, K2
 	VMOVDQU64 (BX), X8
+	TESTQ     DX, DX
+	JZ        cbcMACAVX512GFNI_loop_none
 
 cbcMACAVX512GFNI_loop:
 	VPXORD              (CX), X8, X8
@@ -4158,7 +4172,9 @@ cbcMACAVX512GFNI_loop:
 	ADDQ                $0x10, CX
 	DECQ                DX
 	JNZ                 cbcMACAVX512GFNI_loop
-	VMOVDQU64           X8, (BX)
+
+cbcMACAVX512GFNI_loop_none:
+	VMOVDQU64 X8, (BX)
 	VZEROUPPER
 	RET
 

@@ -39,8 +39,9 @@ func (m Mode) WritesDst() bool { return m != MAC }
 // count in n and the chain value at the address in s: the chain value in
 // a vector register from block to block, block returning the encryption
 // of a vector (whitened). evex selects the EVEX forms of the moves and
-// XORs, which reach every vector register. label names the loop, whose
-// one branch tests the count.
+// XORs, which reach every vector register. label names the loop; its
+// branches test the count, before the first block too, so that a call
+// with none touches no buffer.
 func VectorLoop(c *build.Context, m Mode, evex bool, label string, dst, src, n, s reg.Register, block func(reg.VecVirtual) reg.VecVirtual) {
 	xor := func(a, b, d operand.Op) { c.VPXOR(a, b, d) }
 	mov := func(a, d operand.Op) { c.VMOVDQA(a, d) }
@@ -52,6 +53,9 @@ func VectorLoop(c *build.Context, m Mode, evex bool, label string, dst, src, n, 
 	}
 	x := c.XMM()
 	movu(operand.Mem{Base: s}, x)
+	none := label + "_none"
+	c.TESTQ(n, n)
+	c.JZ(operand.LabelRef(none))
 	c.Label(label)
 	in := x
 	if m == CBC || m == MAC {
@@ -74,5 +78,6 @@ func VectorLoop(c *build.Context, m Mode, evex bool, label string, dst, src, n, 
 	}
 	c.DECQ(n)
 	c.JNZ(operand.LabelRef(label))
+	c.Label(none)
 	movu(x, operand.Mem{Base: s})
 }
