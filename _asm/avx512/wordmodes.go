@@ -164,11 +164,13 @@ func chained(src, iv reg.Register, r int, masks wordMasks) zmm {
 	}
 	v, p := c.ZMM(), c.ZMM()
 	c.VBROADCASTI32X4(operand.Mem{Base: iv}, v)
-	first := masks.load
+	var first zmm
 	if masks.nbytes != nil {
-		first = func(src reg.Register, _, _ int) zmm { return wholeBefore(src, masks.n) }
+		first = wholeBefore(src, masks.n)
+	} else {
+		first = masks.load(src, 0, 0)
 	}
-	c.VALIGNQ(operand.U8(6), v, first(src, 0, 0), p) // lane 3 of v, lanes 0 to 2 of the source
+	c.VALIGNQ(operand.U8(6), v, first, p) // lane 3 of v, lanes 0 to 2 of the source
 	return p
 }
 
