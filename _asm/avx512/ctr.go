@@ -16,27 +16,35 @@ import (
 // BenchmarkModeVsECB's xECBmin, as ctr.go in the root package has it).
 //
 // The counter is a 128-bit integer, held as two little-endian 64-bit
-// words, low then high, in each 128-bit lane: lane l of a group's register
-// r has the counter of block 4r+l, the group's first counter plus 4r+l.
-// VPCMPUQ finds the lanes whose low word that addition wrapped (the sum is
-// less than the addend), KSHIFTLW moves each lane's carry bit from its low
-// word to its high word, and a masked VPADDQ adds it there, so the count
-// carries into the high word wherever the low one wraps and wraps itself
-// modulo 2^128. VPSHUFB turns each lane into the big-endian counter block.
-// Each register's counters are the group's first plus a constant, not the
-// register before's plus 4: a chain through the sixteen registers of a
-// group delayed the rounds after it: CTR ran at 0.90x the speed of ECB,
-// where it now runs at 0.98x (Zen 5, BenchmarkFusedGroups, medians of 7).
+// words, low then high, in the frame's slot: the first counter of the next
+// group, in every 128-bit lane. A group's blocks are made in word layout
+// (wordMaker), where the plain kernel transposes the blocks it loads into
+// it, and within a group only the counter's low 32 bits vary, but for a
+// carry out of them: word 3 of block b, the big-endian counter block's
+// last four bytes read as a little-endian word, is the byte swap of the
+// low 32 bits of the group's first counter plus b (one VPADDD of the
+// blocks' offsets, in the order kern.load puts the blocks in, and a
+// VPSHUFB); VPCMPUD finds the blocks whose addition wrapped, and words 0
+// to 2 are the group's first counter's (c = 0) or that counter plus 2^32's
+// (c = 1), made once a group in a 128-bit lane, as a 128-bit addition
+// (add: VPCMPUQ finds a low 64-bit word that wrapped, KSHIFTLW moves the
+// carry to the high word, where a masked VPADDQ adds it, so the count
+// wraps modulo 2^128), byte-swapped and broadcast a word to a register,
+// and a masked move picks each block's. The next group's first
+// counter is the group's plus 64, one such addition. Made as blocks, with
+// every counter a 128-bit addition, a byte swap of the lane and the
+// transposes, the counters cost CTR 0.957x ECB's speed (Zen 5,
+// BenchmarkFusedGroups' xECBmin, medians of 5).
 //
 // The argument counting says which bits of the counter count. The kernel
 // counts in all 128 bits, whatever it says; the bits that do not count it
-// takes from the first counter instead as it makes each counter block,
-// with the whitening that it XORs in there anyway: one VPTERNLOGQ
-// computes (block AND counting) XOR (fixed bits XOR whitening), all in
-// big-endian order, where the plain CTR kernel had a VPXORD. CTR counts
-// all 128 bits; GCM counts the low 32, which wrap around alone (NIST SP
-// 800-38D's inc32), so that the kernel takes GCM's key stream whatever
-// its counter, a secret where J0 comes from GHASH, and wherever it wraps.
+// takes from the first counter instead, with the whitening that it XORs
+// in anyway: one VPTERNLOGD computes (word AND counting) XOR (fixed bits
+// XOR whitening), all in big-endian order, for word 3 in each register and
+// for the other words once a group. CTR counts all 128 bits; GCM counts
+// the low 32, which wrap around alone (NIST SP 800-38D's inc32), so that
+// the kernel takes GCM's key stream whatever its counter, a secret where
+// J0 comes from GHASH, and wherever it wraps.
 //
 // It counts bytes, and masks its last group as the blocks kernels do
 // (kern.blocks), a partial last block's bytes too (kern.xorTail), the last
@@ -50,17 +58,22 @@ type ctrKernel struct {
 	// the frame; counting the bits that count, and fixed the first
 	// counter's other bits, each in big-endian order, in every lane.
 	slot, counting, fixed operand.Mem
-	// base is the current group's first counter; one and bswap are
-	// constants in registers during a group's load, and white the fixed
-	// bits XOR the whitening.
-	base, one, bswap, white zmm
+	// While a group loads: low holds the low 32 bits of its first
+	// counter, high[c][w] word w of its counter blocks whose low 32 bits
+	// carried c, and count3 and fixed3 word 3 of counting and of the fixed
+	// bits XOR the whitening, each in every 32-bit word.
+	low            zmm
+	high           [2][3]zmm
+	count3, fixed3 zmm
 }
 
-// The CTR kernel's constants: the offsets 4r+l of register r from a
-// group's first counter (in the low words of ctrOffsets+64r), 64 in each
-// lane's low word, 1 in every word, and the VPSHUFB index that reverses
-// the bytes of each lane.
-var ctrOffsets, ctr64, ctrOne, ctrSwap operand.Mem
+// The CTR kernels' constants: the offsets 4r+l of the blocks in register r
+// and lane l of the word layout's kernel (wordCTR; in the low words of
+// ctrOffsets+64r), and of those kern.load puts in register q of a word (in
+// each 32-bit word of ctrWordOffsets+64q), 64 and 2^32 in each lane's low word, 1 in every
+// word, and the VPSHUFB indexes that reverse the bytes of each lane and of
+// each 32-bit word.
+var ctrOffsets, ctrWordOffsets, ctr64, ctr2e32, ctrOne, ctrSwap, ctrSwap32 operand.Mem
 
 func ctrConstants() {
 	offsets := make([]uint64, 2*blocks)
@@ -81,6 +94,22 @@ func ctrConstants() {
 		return 0
 	})
 	ctrSwap = table("ctrSwap", func(i int) byte { return byte(i&^15 | 15 - i&15) })
+	// Word 4l+d of register q holds block 16q+4d+l (kern.load).
+	words := make([]uint64, blocks/2)
+	for q := range 4 {
+		for i := range 16 {
+			l, d := i/4, i%4
+			words[8*q+i/2] |= uint64(16*q+4*d+l) << (32 * (i % 2))
+		}
+	}
+	ctrWordOffsets = asmgen.Words(c, "ctrWordOffsets", words...)
+	ctr2e32 = table("ctr2e32", func(i int) byte {
+		if i%16 == 4 {
+			return 1
+		}
+		return 0
+	})
+	ctrSwap32 = table("ctrSwap32", func(i int) byte { return byte(i&^3 | 3 - i&3) })
 }
 
 func (o *ctrKernel) name(bool) string { return "encryptCTR64AVX512" }
@@ -125,26 +154,58 @@ func add(x, b zmm, d, one operand.Op) {
 
 func (o *ctrKernel) group(int, zmm) {}
 
-// load returns the counter blocks of register r of a group whitened with
-// white: it reads no source. The group's first register moves the slot on
-// to the next group.
-func (o *ctrKernel) load(_ reg.Register, _, r int, white zmm) zmm {
-	if r == 0 {
-		o.base, o.one, o.bswap, o.white = c.ZMM(), c.ZMM(), c.ZMM(), c.ZMM()
-		c.VMOVDQA64(o.slot, o.base)
-		c.VMOVDQU64(ctrOne, o.one)
-		c.VMOVDQU64(ctrSwap, o.bswap)
-		c.VPXORQ(o.fixed, white, o.white)
-		next := c.ZMM()
-		add(next, o.base, ctr64, o.one)
-		c.VMOVDQA64(next, o.slot)
+// start makes what the words of a group's counter blocks are made from,
+// whitened with white, and moves the slot on to the next group.
+func (o *ctrKernel) start(white zmm) {
+	base, one, bswap, fw := c.ZMM(), c.ZMM(), c.ZMM(), c.ZMM()
+	c.VMOVDQA64(o.slot, base)
+	c.VMOVDQU64(ctrOne, one)
+	next := c.ZMM()
+	add(next, base, ctr64, one)
+	c.VMOVDQA64(next, o.slot)
+	c.VMOVDQU64(ctrSwap, bswap)
+	c.VPXORQ(o.fixed, white, fw)
+	for carry := range o.high {
+		x := base
+		if carry == 1 {
+			x = c.ZMM()
+			add(x, base, ctr2e32, one)
+		}
+		b := c.ZMM()
+		c.VPSHUFB(bswap, x, b)
+		c.VPTERNLOGQ(operand.U8(0x6C), o.counting, fw, b) // b&counting ^ fw
+		for w := range o.high[carry] {
+			o.high[carry][w] = c.ZMM()
+			c.VPSHUFD(operand.U8(0x55*w), b, o.high[carry][w])
+		}
 	}
-	d, x := c.ZMM(), c.ZMM()
-	c.VMOVDQU64(ctrOffsets.Offset(64*r), d)
-	add(x, o.base, d, o.one)
-	c.VPSHUFB(o.bswap, x, x)
-	c.VPTERNLOGQ(operand.U8(0x6C), o.counting, o.white, x) // x&counting ^ white
-	return x
+	o.low, o.count3, o.fixed3 = c.ZMM(), c.ZMM(), c.ZMM()
+	c.VPSHUFD(operand.U8(0), base, o.low)
+	c.VPSHUFD(operand.U8(0xFF), o.counting, o.count3)
+	c.VPSHUFD(operand.U8(0xFF), fw, o.fixed3)
+}
+
+// words returns the counter blocks of register q of a group, in word
+// layout, whitened with white: it reads no source. The group's first
+// register starts the group.
+func (o *ctrKernel) words(_, q int, white zmm) [4]zmm {
+	if q == 0 {
+		o.start(white)
+	}
+	var t [4]zmm
+	x, k := c.ZMM(), c.K()
+	off := ctrWordOffsets.Offset(64 * q)
+	c.VPADDD(off, o.low, x)
+	c.VPCMPUD(operand.U8(1), off, x, k) // k: x < off, where the low 32 bits wrapped
+	c.VPSHUFB(ctrSwap32, x, x)
+	c.VPTERNLOGD(operand.U8(0x6C), o.count3, o.fixed3, x) // x&count3 ^ fixed3
+	t[3] = x
+	for w := range 3 {
+		t[w] = c.ZMM()
+		c.VMOVDQA64(o.high[0][w], t[w])
+		c.VMOVDQA32(o.high[1][w], k, t[w])
+	}
+	return t
 }
 
 func (o *ctrKernel) stores(reg.Register, int) {}

@@ -681,9 +681,9 @@ type mode interface {
 	begin(k *kern, slot operand.Mem)
 	// group starts a group g's load or store, whose whitening is white.
 	group(g int, white zmm)
-	// load returns register r of group g (blocks 4r to 4r+3) whitened,
-	// reading the source from src.
-	load(src reg.Register, g, r int, white zmm) zmm
+	// Then the group's blocks come from the mode's load (blockLoader) or
+	// words (wordMaker).
+	//
 	// stores comes before the stores of the ng groups of a body.
 	stores(src reg.Register, ng int)
 	// store whitens x, register r of group g's output, and stores it to
@@ -695,6 +695,21 @@ type mode interface {
 	next(n int)
 	// end is the last thing before VZEROUPPER.
 	end()
+}
+
+// A blockLoader is a mode whose kernel loads the blocks from the source:
+// load returns register r of group g (blocks 4r to 4r+3) whitened, reading
+// the source from src, and the kernel transposes the registers into word
+// layout.
+type blockLoader interface {
+	load(src reg.Register, g, r int, white zmm) zmm
+}
+
+// A wordMaker is a mode that reads no source as it loads a group but makes
+// its blocks, in word layout: words returns the four words of register q
+// of group g (see kern.load for which blocks' they are), whitened.
+type wordMaker interface {
+	words(g, q int, white zmm) [4]zmm
 }
 
 // loadDst loads the kernel's dst argument, or returns nil for a mode that
@@ -1010,11 +1025,12 @@ func (k *kern) body(src, dst reg.Register, ng int, sfx string) {
 	}
 }
 
-// load reads the 64 blocks of group g from src, whitens them with
-// k[w..w+3] and stores them in word layout in the state. The four input
-// registers 4q..4q+3 hold blocks 16q..16q+15, block 16q+4r+l in lane l of
-// register 4q+r; transpose4 makes lane l of register q of each word hold
-// that word of blocks 16q+l, 16q+4+l, 16q+8+l and 16q+12+l.
+// load reads the 64 blocks of group g from src (or has the mode make them,
+// wordMaker), whitens them with k[w..w+3] and stores them in word layout in
+// the state. The four input registers 4q..4q+3 hold blocks 16q..16q+15,
+// block 16q+4r+l in 128-bit lane l of register 4q+r; transpose4 makes lane
+// l of register q of each word hold that word of blocks 16q+l, 16q+4+l,
+// 16q+8+l and 16q+12+l: 32-bit word 4l+d that of block 16q+4d+l.
 func (k *kern) load(src reg.Register, g, w int) {
 	white := c.ZMM()
 	c.VBROADCASTI32X4(k.subkey(w), white)
@@ -1022,10 +1038,17 @@ func (k *kern) load(src reg.Register, g, w int) {
 		k.mode.group(g, white)
 	}
 	for q := range 4 {
+		if m, ok := k.mode.(wordMaker); ok {
+			t := m.words(g, q, white)
+			for w := range 4 {
+				c.VMOVDQA64(t[w], k.slot(g, w, q))
+			}
+			continue
+		}
 		var r [4]zmm
 		for i := range 4 {
-			if k.mode != nil {
-				r[i] = k.mode.load(src, g, 4*q+i, white)
+			if m, ok := k.mode.(blockLoader); ok {
+				r[i] = m.load(src, g, 4*q+i, white)
 				continue
 			}
 			if k.masked == g+1 {
