@@ -31,10 +31,15 @@ import (
 // carry to the high word, where a masked VPADDQ adds it, so the count
 // wraps modulo 2^128), byte-swapped and broadcast a word to a register,
 // and a masked move picks each block's. The next group's first
-// counter is the group's plus 64, one such addition. Made as blocks, with
+// counter is the group's plus 64, one such addition. The offsets and the
+// byte swap's indexes are memory operands in the frame, copied there once
+// a call, for the reason frameCopies gives (from the binary's data, CTR
+// ran at 0.975x ECB's speed against 0.981x). CTR runs at 0.98x ECB's
+// speed, and GCM's counter blocks likewise, where made as blocks, with
 // every counter a 128-bit addition, a byte swap of the lane and the
-// transposes, the counters cost CTR 0.957x ECB's speed (Zen 5,
-// BenchmarkFusedGroups' xECBmin, medians of 5).
+// transposes, they ran at 0.957x and 0.947x (Zen 5, avx512-gfni, go test
+// -run '^$' -bench 'FusedGroups/impl=avx512-gfni/mode=(CTR|GCM-CTR)/'
+// ./internal/kernel, xECBmin, medians of 5 alternating runs).
 //
 // The argument counting says which bits of the counter count. The kernel
 // counts in all 128 bits, whatever it says; the bits that do not count it
@@ -58,6 +63,9 @@ type ctrKernel struct {
 	// the frame; counting the bits that count, and fixed the first
 	// counter's other bits, each in big-endian order, in every lane.
 	slot, counting, fixed operand.Mem
+	// offs and swap32 are the frame's copies of ctrWordOffsets and
+	// ctrSwap32.
+	offs, swap32 operand.Mem
 	// While a group loads: low holds the low 32 bits of its first
 	// counter, high[c][w] word w of its counter blocks whose low 32 bits
 	// carried c, and count3 and fixed3 word 3 of counting and of the fixed
@@ -114,16 +122,28 @@ func ctrConstants() {
 
 func (o *ctrKernel) name(bool) string { return "encryptCTR64AVX512" }
 
-// frame is the counter's slot, counting and fixed.
-func (o *ctrKernel) frame() int { return 192 }
+// frame is the counter's slot, counting and fixed, and the copies of the
+// word layout's constants.
+func (o *ctrKernel) frame() int { return 192 + 320 }
 
 func (o *ctrKernel) unit() int { return 16 }
 
-// begin puts the counter into the slot, and sets counting and fixed.
+// begin puts the counter into the slot, sets counting and fixed, and
+// copies the word layout's constants.
 func (o *ctrKernel) begin(k *kern, slot operand.Mem) {
 	o.k = k
 	k.bytesOnly = true
 	o.slot, o.counting, o.fixed = slot, slot.Offset(64), slot.Offset(128)
+	o.offs, o.swap32 = slot.Offset(192), slot.Offset(448)
+	cp := func(from, to operand.Mem) {
+		z := c.ZMM()
+		c.VMOVDQU64(from, z)
+		c.VMOVDQA64(z, to)
+	}
+	for q := range 4 {
+		cp(ctrWordOffsets.Offset(64*q), o.offs.Offset(64*q))
+	}
+	cp(ctrSwap32, o.swap32)
 	o.ctr = c.GP64()
 	c.Load(c.Param("ctr"), o.ctr)
 	o.rest = c.GP64()
@@ -194,10 +214,10 @@ func (o *ctrKernel) words(_, q int, white zmm) [4]zmm {
 	}
 	var t [4]zmm
 	x, k := c.ZMM(), c.K()
-	off := ctrWordOffsets.Offset(64 * q)
+	off := o.offs.Offset(64 * q)
 	c.VPADDD(off, o.low, x)
 	c.VPCMPUD(operand.U8(1), off, x, k) // k: x < off, where the low 32 bits wrapped
-	c.VPSHUFB(ctrSwap32, x, x)
+	c.VPSHUFB(o.swap32, x, x)
 	c.VPTERNLOGD(operand.U8(0x6C), o.count3, o.fixed3, x) // x&count3 ^ fixed3
 	t[3] = x
 	for w := range 3 {
