@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -218,6 +219,40 @@ func TestKtopCacheConcurrent(t *testing.T) {
 			}
 			if got, ok := c.get(block(i)); ok && got != ktop(i) {
 				return fmt.Errorf("goroutine %d: block %d hit with Ktop %x, want %x", g, i, got, ktop(i))
+			}
+		}
+		return nil
+	})
+}
+
+// TestKtopCachePublishAfterFill has one writer put two nonce blocks in
+// turn, B then A, while the other goroutines get A: every put of A then
+// overwrites B's words, so a put that made its words visible before it
+// had stored them all (the sequence count even again too early) would
+// give a reader A's block with B's Ktop, which TestKtopCacheConcurrent's
+// unaligned puts and gets catch only now and then.
+func TestKtopCachePublishAfterFill(t *testing.T) {
+	var c ktopCache
+	var a, b [BlockSize]byte
+	a[0], b[0] = 0xA0, 0xB0
+	ka, kb := fe{0x1111111111111111, 0x2222222222222222}, fe{0x3333333333333333, 0x4444444444444444}
+	puts := 200000
+	if exhaustive() {
+		puts = 2000000
+	}
+	var done atomic.Bool
+	concurrently(t, 4, func(g int) error {
+		if g == 0 {
+			defer done.Store(true)
+			for range puts {
+				c.put(&b, kb)
+				c.put(&a, ka)
+			}
+			return nil
+		}
+		for !done.Load() {
+			if got, ok := c.get(&a); ok && got != ka {
+				return fmt.Errorf("goroutine %d: block A hit with Ktop %x, want %x: a reader used words a writer was storing", g, got, ka)
 			}
 		}
 		return nil

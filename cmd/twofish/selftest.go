@@ -367,12 +367,15 @@ var diffOps = []diffOp{
 	}},
 }
 
-// aeadOps are the AEADs the differential test compares with x/crypto's
-// block, sealing and opening.
-var aeadOps = []struct {
+// An aeadOp is one AEAD of a keyed, for the differential test.
+type aeadOp struct {
 	name string
 	of   func(*keyed) cipher.AEAD
-}{
+}
+
+// aeadOps are the AEADs the differential test compares with x/crypto's
+// block, sealing and opening.
+var aeadOps = []aeadOp{
 	{"GCM", func(k *keyed) cipher.AEAD { return k.gcm }},
 	{"OCB", func(k *keyed) cipher.AEAD { return k.ocb }},
 	{"EAX", func(k *keyed) cipher.AEAD { return k.eax }},

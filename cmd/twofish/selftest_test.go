@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,6 +105,57 @@ func TestSelftestFails(t *testing.T) {
 	if err := h.crypt(make([]byte, 16), false); err == nil || !strings.Contains(err.Error(), "beside lane 0") {
 		t.Errorf("a lane that differs from generic's result: error %v", err)
 	}
+}
+
+// TestSelftestDifferentialFails checks that the differential test reports
+// each mode that the implementation under test gets wrong (its in-place
+// side with the last byte flipped) and each AEAD whose Open accepts a
+// changed tag.
+func TestSelftestDifferentialFails(t *testing.T) {
+	auto, _ := twofish.AutoImplementation()
+	for i, op := range diffOps {
+		t.Run(op.name, func(t *testing.T) {
+			defer func(saved []diffOp) { diffOps = saved }(diffOps)
+			diffOps = slices.Clone(diffOps)
+			diffOps[i].run = func(k *keyed, dst, src, iv []byte, sector uint64) {
+				op.run(k, dst, src, iv, sector)
+				if len(src) > 0 && &dst[0] == &src[0] {
+					dst[len(dst)-1] ^= 1
+				}
+			}
+			_, err := differential(auto, 2, rand.New(rand.NewPCG(1, 2)))
+			if err == nil || !strings.Contains(err.Error(), op.name+" of") {
+				t.Errorf("%s wrong in the implementation under test: error %v", op.name, err)
+			}
+		})
+	}
+	for i, op := range aeadOps {
+		t.Run(op.name, func(t *testing.T) {
+			defer func(saved []aeadOp) { aeadOps = saved }(aeadOps)
+			aeadOps = slices.Clone(aeadOps)
+			aeadOps[i].of = func(k *keyed) cipher.AEAD {
+				if k.std {
+					return op.of(k)
+				}
+				return openAnything{op.of(k)}
+			}
+			_, err := differential(auto, 2, rand.New(rand.NewPCG(1, 2)))
+			if err == nil || !strings.Contains(err.Error(), "with a changed tag") {
+				t.Errorf("%s whose Open accepts a changed tag: error %v", op.name, err)
+			}
+		})
+	}
+}
+
+// openAnything is an AEAD whose Open returns the ciphertext, less the tag,
+// where the AEAD's own Open fails.
+type openAnything struct{ cipher.AEAD }
+
+func (a openAnything) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
+	if out, err := a.AEAD.Open(dst, nonce, ciphertext, ad); err == nil {
+		return out, nil
+	}
+	return append(dst, ciphertext[:len(ciphertext)-a.Overhead()]...), nil
 }
 
 // TestSelftestFull runs -full, all Monte Carlo records, on the automatic

@@ -164,6 +164,30 @@ func TestPlanSchedules(t *testing.T) {
 	}
 }
 
+// TestPlanConstantTime checks that a plan, and a Cipher of it, is
+// constant time only if the kernels of all three shapes are: a table
+// kernel for single blocks alone makes it not.
+func TestPlanConstantTime(t *testing.T) {
+	ct, table := GenericCT, Generic
+	for _, p := range []struct {
+		plan Plan
+		want bool
+	}{
+		{Plan{Single: ct, Short: ct, Bulk: ct}, true},
+		{Plan{Single: table, Short: ct, Bulk: ct, From: 4}, false},
+		{Plan{Single: ct, Short: table, Bulk: ct, From: 4}, false},
+		{Plan{Single: ct, Short: ct, Bulk: table, From: 4}, false},
+	} {
+		name := fmt.Sprintf("single %s, short %s, bulk %s", p.plan.Single.Name, p.plan.Short.Name, p.plan.Bulk.Name)
+		if got := p.plan.ConstantTime(); got != p.want {
+			t.Errorf("plan of %s: ConstantTime %v, want %v", name, got, p.want)
+		}
+		if got := newPlanCipher(p.plan, make([]byte, 16)).ConstantTime(); got != p.want {
+			t.Errorf("Cipher of %s: ConstantTime %v, want %v", name, got, p.want)
+		}
+	}
+}
+
 // TestTablesOnUse follows the Ciphers of the policy's plans that leave
 // their tables out (New): setup blocks (EncryptOnce) and short runs go to
 // the bulk kernel's ladder until their weights pass warmLimit, which
