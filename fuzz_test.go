@@ -68,8 +68,10 @@ func FuzzImplementations(f *testing.F) {
 	})
 }
 
-// FuzzModes checks a fuzzer-chosen mode against crypto/cipher's generic
-// code over the same block, with the input split into three calls.
+// FuzzModes checks a fuzzer-chosen mode through a fuzzer-chosen
+// implementation (NewCipher's, or any this CPU runs) against crypto/cipher's
+// generic code over generic's block, with the input split into three calls,
+// in place or from another buffer.
 func FuzzModes(f *testing.F) {
 	// Seeds: a short message; three groups of 64 blocks, five blocks and
 	// seven bytes, split inside the groups (the fused kernels' whole
@@ -78,15 +80,16 @@ func FuzzModes(f *testing.F) {
 	// ends after a padded rest. The fuzzer's mutations grow a message
 	// slowly, so the seeds give it the lengths past a few KiB.
 	for i := range modeCases {
-		f.Add(byte(i), byte(i), []byte("key"), []byte("0123456789abcdef"), bytes.Repeat([]byte{byte(i)}, 100), uint16(17), uint16(50))
-		f.Add(byte(i), byte(i+1), []byte("key"), []byte("0123456789abcdef"), bytes.Repeat([]byte{byte(i), 0x5A}, (3*64*16+5*16+7)/2+1), uint16(1000), uint16(2100))
+		f.Add(byte(i), byte(i), []byte("key"), []byte("0123456789abcdef"), bytes.Repeat([]byte{byte(i)}, 100), uint16(17), uint16(50), byte(0), false)
+		f.Add(byte(i), byte(i+1), []byte("key"), []byte("0123456789abcdef"), bytes.Repeat([]byte{byte(i), 0x5A}, (3*64*16+5*16+7)/2+1), uint16(1000), uint16(2100), byte(i), i%2 == 0)
 	}
 	nearWrap := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0}
-	f.Add(byte(slices.IndexFunc(modeCases, func(m modeCase) bool { return m.name == "CTR" })), byte(0), []byte("key"), nearWrap, bytes.Repeat([]byte{1}, 100*16+5), uint16(90*16+3), uint16(1700))
-	f.Fuzz(func(t *testing.T, modeSel, keySel byte, keyBytes, ivBytes, data []byte, s1, s2 uint16) {
+	f.Add(byte(slices.IndexFunc(modeCases, func(m modeCase) bool { return m.name == "CTR" })), byte(0), []byte("key"), nearWrap, bytes.Repeat([]byte{1}, 100*16+5), uint16(90*16+3), uint16(1700), byte(0), false)
+	f.Fuzz(func(t *testing.T, modeSel, keySel byte, keyBytes, ivBytes, data []byte, s1, s2 uint16, implSel byte, outOfPlace bool) {
 		mc := modeCases[int(modeSel)%len(modeCases)]
 		data = fuzzBound(data)
-		c := mustCipher(t, fuzzKey(keySel, keyBytes), autoName())
+		key := fuzzKey(keySel, keyBytes)
+		c := mustCipher(t, key, fuzzImpl(implSel))
 		iv := make([]byte, BlockSize)
 		copy(iv, ivBytes)
 		if mc.blockMode {
@@ -98,16 +101,35 @@ func FuzzModes(f *testing.F) {
 			i, j = i-i%BlockSize, j-j%BlockSize
 		}
 		want := make([]byte, len(data))
-		crypt(mc.ref(wrap{c}, iv), want, data)
+		crypt(mc.ref(wrap{mustCipher(t, key, "generic")}, iv), want, data)
 		got := append([]byte(nil), data...)
+		src := got
+		if outOfPlace {
+			src = bytes.Clone(data)
+		}
 		m := mc.ours(c, iv)
-		crypt(m, got[:i], got[:i])
-		crypt(m, got[i:j], got[i:j])
-		crypt(m, got[j:], got[j:])
+		crypt(m, got[:i], src[:i])
+		crypt(m, got[i:j], src[i:j])
+		crypt(m, got[j:], src[j:])
 		if !bytes.Equal(got, want) {
-			t.Fatalf("%s, %d bytes split at %d and %d: differs from crypto/cipher", mc.name, len(data), i, j)
+			t.Fatalf("%s with %s, %d bytes split at %d and %d (out of place %v): differs from crypto/cipher", mc.name, c.Implementation(), len(data), i, j, outOfPlace)
 		}
 	})
+}
+
+// fuzzImpl returns the implementation that sel picks: NewCipher's, or one
+// of those this CPU runs.
+func fuzzImpl(sel byte) string {
+	var names []string
+	for _, impl := range Implementations() {
+		if impl.Supported {
+			names = append(names, impl.Name)
+		}
+	}
+	if k := int(sel) % (len(names) + 1); k > 0 {
+		return names[k-1]
+	}
+	return autoName()
 }
 
 // FuzzXTS checks XTS against golang.org/x/crypto/xts for every length of
