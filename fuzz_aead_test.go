@@ -7,7 +7,8 @@ import (
 )
 
 // FuzzAEAD seals a fuzzer-chosen message with a fuzzer-chosen mode, nonce
-// and tag size through the implementation NewCipher picks, and checks it
+// and tag size through a fuzzer-chosen implementation (NewCipher's, or any
+// this CPU runs), and checks it
 // against the same mode over the portable block one block at a time (the
 // oracle; OCB also against RFC 7253's algorithm written out,
 // ocbReference), that Open inverts Seal, and that Open refuses the message
@@ -15,26 +16,27 @@ import (
 // changed.
 func FuzzAEAD(f *testing.F) {
 	for i := range aeadModes {
-		f.Add(byte(i), byte(i), byte(0), byte(0), []byte("key"), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint16(3))
-		f.Add(byte(i), byte(2), byte(1), byte(1), []byte("another key"), []byte{}, bytes.Repeat([]byte{0xA5}, 16*70+5), []byte{}, uint16(999))
-		f.Add(byte(i), byte(1), byte(0), byte(1), []byte("a third key"), []byte("n"), []byte("p"), bytes.Repeat([]byte{0x5A}, 16*(128+20)+5), uint16(77))
+		f.Add(byte(i), byte(i), byte(0), byte(0), []byte("key"), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint16(3), byte(0))
+		f.Add(byte(i), byte(2), byte(1), byte(1), []byte("another key"), []byte{}, bytes.Repeat([]byte{0xA5}, 16*70+5), []byte{}, uint16(999), byte(i+1))
+		f.Add(byte(i), byte(1), byte(0), byte(1), []byte("a third key"), []byte("n"), []byte("p"), bytes.Repeat([]byte{0x5A}, 16*(128+20)+5), uint16(77), byte(0))
 		// Past 8 KiB: GCM's and OCB's second batch, and GCM's fused
 		// kernels, which the 16*70+5 bytes above leave for the unfused
 		// code. The fuzzer's mutations grow a message slowly.
-		f.Add(byte(i), byte(0), byte(0), byte(0), []byte("key"), []byte("nonce"), bytes.Repeat([]byte{0xC3}, 9*1024+5), []byte("ad"), uint16(5))
+		f.Add(byte(i), byte(0), byte(0), byte(0), []byte("key"), []byte("nonce"), bytes.Repeat([]byte{0xC3}, 9*1024+5), []byte("ad"), uint16(5), byte(0))
 	}
-	f.Fuzz(func(t *testing.T, modeSel, keySel, nonceSel, tagSel byte, keyBytes, nonceBytes, pt, ad []byte, where uint16) {
+	f.Fuzz(func(t *testing.T, modeSel, keySel, nonceSel, tagSel byte, keyBytes, nonceBytes, pt, ad []byte, where uint16, implSel byte) {
 		m := aeadModes[int(modeSel)%len(aeadModes)]
 		pt, ad = fuzzBound(pt), fuzzBound(ad)
 		ns, ts := m.nonces[int(nonceSel)%len(m.nonces)], m.tags[int(tagSel)%len(m.tags)]
 		key := fuzzKey(keySel, keyBytes)
 		nonce := make([]byte, ns)
 		copy(nonce, nonceBytes)
-		a := mustAEAD(t, m, mustCipher(t, key, autoName()), ns, ts)
+		c := mustCipher(t, key, fuzzImpl(implSel))
+		a := mustAEAD(t, m, c, ns, ts)
 		ref := mustAEAD(t, m, wrap{mustCipher(t, key, "generic")}, ns, ts)
 		ct := a.Seal(nil, nonce, pt, ad)
 		if want := ref.Seal(nil, nonce, pt, ad); !bytes.Equal(ct, want) {
-			t.Fatalf("%s, %d bytes: differs from the block-by-block oracle", m.name, len(pt))
+			t.Fatalf("%s with %s, %d bytes: differs from the block-by-block oracle", m.name, c.Implementation(), len(pt))
 		}
 		if m.name == "OCB" {
 			// The oracle shares ocb.go's code; RFC 7253 written out does not.
@@ -64,16 +66,17 @@ func FuzzAEAD(f *testing.F) {
 	})
 }
 
-// FuzzGCMOracle checks GCM against crypto/cipher's own generic GCM over the
-// same block with its fast methods hidden.
+// FuzzGCMOracle checks GCM through a fuzzer-chosen implementation against
+// crypto/cipher's own generic GCM over the same block with its fast methods
+// hidden.
 func FuzzGCMOracle(f *testing.F) {
-	f.Add(byte(0), []byte("key"), byte(12), []byte("nonce"), []byte("plaintext"), []byte("ad"))
-	f.Add(byte(2), []byte("another key"), byte(1), []byte{}, bytes.Repeat([]byte{1}, 16*33+1), []byte("additional"))
-	f.Add(byte(1), []byte("key"), byte(12), []byte("nonce"), bytes.Repeat([]byte{2}, 9*1024+5), []byte("ad")) // a second 8 KiB batch
-	f.Fuzz(func(t *testing.T, keySel byte, keyBytes []byte, nonceSize byte, nonceBytes, pt, ad []byte) {
+	f.Add(byte(0), []byte("key"), byte(12), []byte("nonce"), []byte("plaintext"), []byte("ad"), byte(0))
+	f.Add(byte(2), []byte("another key"), byte(1), []byte{}, bytes.Repeat([]byte{1}, 16*33+1), []byte("additional"), byte(1))
+	f.Add(byte(1), []byte("key"), byte(12), []byte("nonce"), bytes.Repeat([]byte{2}, 9*1024+5), []byte("ad"), byte(0)) // a second 8 KiB batch
+	f.Fuzz(func(t *testing.T, keySel byte, keyBytes []byte, nonceSize byte, nonceBytes, pt, ad []byte, implSel byte) {
 		ns := 1 + int(nonceSize)%64
 		pt, ad = fuzzBound(pt), fuzzBound(ad)
-		c := mustCipher(t, fuzzKey(keySel, keyBytes), autoName())
+		c := mustCipher(t, fuzzKey(keySel, keyBytes), fuzzImpl(implSel))
 		nonce := make([]byte, ns)
 		copy(nonce, nonceBytes)
 		ref, err := cipher.NewGCMWithNonceSize(wrap{c}, ns)
