@@ -48,7 +48,7 @@ func TestTablesPublishedFilled(t *testing.T) {
 			defer func(avx512 bool) { keyAVX512 = avx512 }(keyAVX512)
 			for _, goLoop := range []bool{false, true} {
 				keyAVX512 = !goLoop
-				for range 50 {
+				for range 500 {
 					key := randBytes(r, 32)
 					c := newPlanCipher(Plan{Single: Generic, Short: Generic, Bulk: bulk, From: 10}, key)
 					want := *newCipher(key, Generic).t.Load()
