@@ -78,9 +78,9 @@ type ctrKernel struct {
 // The CTR kernels' constants: the offsets 4r+l of the blocks in register r
 // and lane l of the word layout's kernel (wordCTR; in the low words of
 // ctrOffsets+64r), and of those kern.load puts in register q of a word (in
-// each 32-bit word of ctrWordOffsets+64q), 64 and 2^32 in each lane's low word, 1 in every
-// word, and the VPSHUFB indexes that reverse the bytes of each lane and of
-// each 32-bit word.
+// each 32-bit word of ctrWordOffsets+64q), 64 and 2^32 in each lane's low
+// word, 1 in every word, and the VPSHUFB indexes that reverse the bytes of
+// each lane and of each 32-bit word.
 var ctrOffsets, ctrWordOffsets, ctr64, ctr2e32, ctrOne, ctrSwap, ctrSwap32 operand.Mem
 
 func ctrConstants() {
@@ -220,6 +220,8 @@ func (o *ctrKernel) words(_, q int, white zmm) [4]zmm {
 	c.VPSHUFB(o.swap32, x, x)
 	c.VPTERNLOGD(operand.U8(0x6C), o.count3, o.fixed3, x) // x&count3 ^ fixed3
 	t[3] = x
+	// A move and a merge-masked move, not VPBLENDMD, which avo takes to
+	// read its destination.
 	for w := range 3 {
 		t[w] = c.ZMM()
 		c.VMOVDQA64(o.high[0][w], t[w])

@@ -679,11 +679,10 @@ type mode interface {
 	// begin loads the mode's arguments; its frame starts at 64-byte
 	// aligned slot.
 	begin(k *kern, slot operand.Mem)
-	// group starts a group g's load or store, whose whitening is white.
-	group(g int, white zmm)
-	// Then the group's blocks come from the mode's load (blockLoader) or
+	// group starts a group g's load or store, whose whitening is white;
+	// the group's blocks then come from the mode's load (blockLoader) or
 	// words (wordMaker).
-	//
+	group(g int, white zmm)
 	// stores comes before the stores of the ng groups of a body.
 	stores(src reg.Register, ng int)
 	// store whitens x, register r of group g's output, and stores it to
