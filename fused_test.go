@@ -105,6 +105,49 @@ func TestCTRCarries(t *testing.T) {
 	})
 }
 
+// TestCTRCarriesAcrossCalls compares CTR with crypto/cipher's where the
+// counter's low 64 bits wrap in a call that ends where a kernel's run ends
+// (one group of 64 blocks, three, 12 and 32 blocks in the word layout, and
+// 12 after two groups) and the stream goes on in a second call, which
+// starts from the counter the first left: at every block of the first call
+// and at the first of the second, for every implementation and NewCipher's
+// plan. With -short, the wrap falls at every fifth block and at the first
+// and last of every 16.
+func TestCTRCarriesAcrossCalls(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		checkCTRCarriesAcrossCalls(t, r, mustCipher(t, randBytes(r, 16), impl.Name))
+	})
+	t.Run("NewCipher", func(t *testing.T) {
+		r := testRand(t)
+		c, _ := NewCipher(randBytes(r, 16))
+		checkCTRCarriesAcrossCalls(t, r, c)
+	})
+}
+
+// checkCTRCarriesAcrossCalls is TestCTRCarriesAcrossCalls for the Cipher c.
+func checkCTRCarriesAcrossCalls(t *testing.T, r *rand.Rand, c *Cipher) {
+	for _, first := range []int{64, 192, 12, 32, 128 + 12} {
+		src := randBytes(r, (first+5)*BlockSize)
+		got, want := make([]byte, len(src)), make([]byte, len(src))
+		iv := randBytes(r, BlockSize)
+		for k := range first + 1 {
+			if testing.Short() && k%5 != 0 && k%16 != 0 && k%16 != 15 {
+				continue
+			}
+			// The low word 2^64-1-k: it wraps after block k.
+			binary.BigEndian.PutUint64(iv[8:], ^uint64(k))
+			s := NewCTR(c, iv)
+			s.XORKeyStream(got[:first*BlockSize], src[:first*BlockSize])
+			s.XORKeyStream(got[first*BlockSize:], src[first*BlockSize:])
+			cipher.NewCTR(wrap{c}, iv).XORKeyStream(want, src)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("IV %x, %d blocks then %d: differs from crypto/cipher", iv, first, len(src)/BlockSize-first)
+			}
+		}
+	}
+}
+
 // TestFusedXTS compares XTS with every implementation, and NewXTS's and
 // NewXTSConstantTime's, with XTS with generic (which TestXTSAgainstXCrypto
 // compares with x/crypto/xts) at every whole-block length from one block

@@ -410,29 +410,36 @@ func TestFusedPartial(t *testing.T) {
 	})
 }
 
-// TestCTRGroupsCarry checks the CTR kernel's counter where it carries: from
+// TestCTRGroupsCarry checks the CTR kernels' counter where it carries: from
 // 2^(8j)-1-k for every byte position j of the 128-bit counter (j = 16 is
 // the wrap of the whole counter to zero, j = 8 the carry from the low
-// 64-bit word into the high one), k from 0 to 70, so that the carry falls
-// in every lane of every register of both groups of a two-group call, and
-// the counter after it; and the same for runs that end in a padded group
-// (37 blocks, and a group and 37), whose counter the Go side moves on.
-// With -short (under emulation), k goes from 0 to 70 in steps of 5, which
-// still puts the carry in every register.
+// 64-bit word into the high one), k from 0 to one past the run, so that the
+// carry falls in every block of the call and just after it, and the counter
+// after the call: for every way a run reaches the kernels, a pair of
+// groups, a group alone (64 blocks, and two groups and one), a padded group
+// (37 blocks, and a group and 37), and the 16- and 32-block kernels' word
+// layout, partly filled and full (12, 16, 20 and 32 blocks, and after two
+// groups). With -short (under emulation), j takes the 32-bit word
+// boundaries alone, where the kernels carry, and k goes in steps of 5 and
+// takes the first and last block of every 16, so the carry still falls in
+// every register and where one starts.
 func TestCTRGroupsCarry(t *testing.T) {
-	step := uint64(1)
+	step, jStep := uint64(1), 1
 	if testing.Short() {
-		step = 5
+		step, jStep = 5, 4
 	}
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)
 		key := randBytes(r, 32)
 		c, ref := newCipher(key, kern), newCipher(key, Generic)
-		for _, n := range []int{2 * FusedGroup, 37, FusedGroup + 37} {
+		for _, n := range []int{2 * FusedGroup, FusedGroup, 3 * FusedGroup, 37, FusedGroup + 37, 12, 16, 20, 32, 2*FusedGroup + 12, 2*FusedGroup + 32} {
 			src := randBytes(r, n*BlockSize)
 			got, want := make([]byte, len(src)), make([]byte, len(src))
-			for j := 1; j <= 16; j++ {
-				for k := uint64(0); k <= 70; k += step {
+			for j := jStep; j <= 16; j += jStep {
+				for k := uint64(0); k <= uint64(n)+1; k++ {
+					if k%step != 0 && k%16 != 0 && k%16 != 15 {
+						continue
+					}
 					// 2^(8j) - 1 - k as hi, lo.
 					hi, lo := uint64(0), ^uint64(0)>>(64-8*min(j, 8))
 					if j > 8 {
