@@ -84,8 +84,9 @@ type ctrKernel struct {
 var ctrOffsets, ctrWordOffsets, ctr64, ctr2e32, ctrOne, ctrSwap, ctrSwap32 operand.Mem
 
 func ctrConstants() {
-	offsets := make([]uint64, 2*blocks)
-	for b := range blocks {
+	// The blocks of the widest word-layout kernel, two sets.
+	offsets := make([]uint64, 2*2*wordsSet)
+	for b := range 2 * wordsSet {
 		offsets[2*b] = uint64(b)
 	}
 	ctrOffsets = asmgen.Words(c, "ctrOffsets", offsets...)

@@ -124,11 +124,14 @@ func kernelWords(dec bool, sets int, m wordMode) {
 	// bits a register): all of a set's 16 blocks, the min(n - 16s, 16)
 	// that there are, or none. The last pass may have fewer than all:
 	// its loads leave the missing blocks zero and touch no memory there,
-	// and its stores write only its blocks.
+	// and its stores write only its blocks. CTR needs none: it makes its
+	// input, and its stores mask bytes.
 	bits := make([]reg.GPVirtual, sets)
-	for i := range bits {
-		bits[i] = c.GP64()
-		setMask(n, i, bits[i])
+	if _, ctr := m.(*wordCTR); !ctr {
+		for i := range bits {
+			bits[i] = c.GP64()
+			setMask(n, i, bits[i])
+		}
 	}
 	t := c.GP64()
 	present := func(i int) reg.OpmaskVirtual {
