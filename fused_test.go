@@ -19,17 +19,7 @@ import (
 // modulo 8 that changes with it, in one call, and in two calls split at a
 // random point, so that a fused run can start after a partial block of key
 // stream.
-func TestFusedModes(t *testing.T) {
-	forEachImpl(t, func(t *testing.T, impl Implementation) {
-		r := testRand(t)
-		checkFusedModes(t, r, mustCipher(t, randBytes(r, 32), impl.Name))
-	})
-	t.Run("NewCipher", func(t *testing.T) {
-		r := testRand(t)
-		c, _ := NewCipher(randBytes(r, 32))
-		checkFusedModes(t, r, c)
-	})
-}
+func TestFusedModes(t *testing.T) { forEachCipher(t, 32, checkFusedModes) }
 
 // checkFusedModes is TestFusedModes for the Cipher c.
 func checkFusedModes(t *testing.T, r *rand.Rand, c *Cipher) {
@@ -113,17 +103,7 @@ func TestCTRCarries(t *testing.T) {
 // and at the first of the second, for every implementation and NewCipher's
 // plan. With -short, the wrap falls at every fifth block and at the first
 // and last of every 16.
-func TestCTRCarriesAcrossCalls(t *testing.T) {
-	forEachImpl(t, func(t *testing.T, impl Implementation) {
-		r := testRand(t)
-		checkCTRCarriesAcrossCalls(t, r, mustCipher(t, randBytes(r, 16), impl.Name))
-	})
-	t.Run("NewCipher", func(t *testing.T) {
-		r := testRand(t)
-		c, _ := NewCipher(randBytes(r, 16))
-		checkCTRCarriesAcrossCalls(t, r, c)
-	})
-}
+func TestCTRCarriesAcrossCalls(t *testing.T) { forEachCipher(t, 16, checkCTRCarriesAcrossCalls) }
 
 // checkCTRCarriesAcrossCalls is TestCTRCarriesAcrossCalls for the Cipher c.
 func checkCTRCarriesAcrossCalls(t *testing.T, r *rand.Rand, c *Cipher) {
@@ -290,15 +270,7 @@ func TestFusedStreamChains(t *testing.T) {
 			}
 		}
 	}
-	forEachImpl(t, func(t *testing.T, impl Implementation) {
-		r := testRand(t)
-		check(t, r, mustCipher(t, randBytes(r, 32), impl.Name))
-	})
-	t.Run("NewCipher", func(t *testing.T) {
-		r := testRand(t)
-		c, _ := NewCipher(randBytes(r, 32))
-		check(t, r, c)
-	})
+	forEachCipher(t, 32, check)
 	t.Run("NewCipherConstantTime", func(t *testing.T) {
 		r := testRand(t)
 		c, _ := NewCipherConstantTime(randBytes(r, 32))

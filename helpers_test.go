@@ -38,6 +38,21 @@ func forEachImpl(t *testing.T, f func(t *testing.T, impl Implementation)) {
 	}
 }
 
+// forEachCipher runs f as a subtest for a Cipher with a random key of
+// size bytes from every implementation this CPU runs (forEachImpl), and
+// from NewCipher, whose plan mixes them.
+func forEachCipher(t *testing.T, size int, f func(t *testing.T, r *rand.Rand, c *Cipher)) {
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		f(t, r, mustCipher(t, randBytes(r, size), impl.Name))
+	})
+	t.Run("NewCipher", func(t *testing.T) {
+		r := testRand(t)
+		c, _ := NewCipher(randBytes(r, size))
+		f(t, r, c)
+	})
+}
+
 // required reports whether TWOFISH_TEST_REQUIRE names impl.
 func required(impl string) bool {
 	return slices.Contains(strings.Split(os.Getenv("TWOFISH_TEST_REQUIRE"), ","), impl)
