@@ -1,3 +1,5 @@
+//go:build gc && !purego
+
 package kernel
 
 import (
