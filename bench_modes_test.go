@@ -5,12 +5,13 @@ package twofish
 import (
 	"crypto/cipher"
 	"fmt"
-	"math"
+	"slices"
 	"testing"
-	"time"
 
 	xtwofish "golang.org/x/crypto/twofish"
 	"golang.org/x/crypto/xts"
+
+	"github.com/twofish-go/twofish/internal/turns"
 )
 
 // benchMode is one mode and direction, built over an implementation (or
@@ -26,9 +27,9 @@ var benchModes = func() []benchMode {
 	iv := make([]byte, BlockSize)
 	block := func(impl string, key []byte) cipher.Block {
 		switch impl {
-		case "xcrypto":
+		case "xcrypto": // no methods but cipher.Block's: crypto/cipher's generic modes
 			c, _ := xtwofish.NewCipher(key)
-			return wrap{c}
+			return c
 		case "auto":
 			c, _ := NewCipher(key)
 			return c
@@ -152,11 +153,11 @@ func BenchmarkModes(b *testing.B) {
 }
 
 // BenchmarkModeVsECB runs each mode and raw ECB encryption with the same
-// implementation (or both with NewCipher's plan, impl=auto) alternately
-// over a buffer of 512 bytes (a disk sector) or 8 KiB and reports the
-// mode's speed as a fraction of ECB's (metric xECB: 1 is as fast as ECB),
-// from the total times and, as xECBmin, from the fastest call of each,
-// which a shared, noisy machine disturbs least.
+// implementation (or both with NewCipher's plan, impl=auto) taking turns
+// (turns.Take) over a buffer of 512 bytes (a disk sector) or 8 KiB and
+// reports the mode's speed as a fraction of ECB's (metric xECB: 1 is as
+// fast as ECB), from the total times and, as xECBmin, from the fastest
+// call of each, which a shared, noisy machine disturbs least.
 func BenchmarkModeVsECB(b *testing.B) {
 	for _, m := range benchModes {
 		for _, impl := range append([]string{"auto"}, benchImpls()...) {
@@ -176,21 +177,9 @@ func BenchmarkModeVsECB(b *testing.B) {
 // encryption ecb over size bytes.
 func benchmarkModeVsECB(b *testing.B, f, ecb func([]byte), size int) {
 	buf := make([]byte, size)
-	var tMode, tECB time.Duration
-	minMode, minECB := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
-	b.SetBytes(int64(len(buf)))
-	for b.Loop() {
-		t0 := time.Now()
-		f(buf)
-		t1 := time.Now()
-		ecb(buf)
-		dMode, dECB := t1.Sub(t0), time.Since(t1)
-		tMode += dMode
-		tECB += dECB
-		minMode, minECB = min(minMode, dMode), min(minECB, dECB)
-	}
-	b.ReportMetric(float64(tECB)/float64(tMode), "xECB")
-	b.ReportMetric(float64(minECB)/float64(minMode), "xECBmin")
+	t := turns.Take(b, func() { f(buf) }, func() { ecb(buf) })
+	b.ReportMetric(turns.Ratio(turns.Sum, t.G, t.F), "xECB")
+	b.ReportMetric(turns.Ratio(slices.Min, t.G, t.F), "xECBmin")
 }
 
 // BenchmarkXTSSectors encrypts 64 KiB of consecutive sectors of 512 to

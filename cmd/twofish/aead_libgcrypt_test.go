@@ -32,12 +32,11 @@ func TestAEADAgainstLibgcrypt(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := make([]byte, size)
-				var tag []byte
+				want := make([]byte, size+16)
 				if err = g.SetIV(nonce); err == nil {
 					if err = g.Final(); err == nil {
-						if err = g.Encrypt(want, pt); err == nil {
-							tag, err = g.GetTag(16)
+						if err = g.Encrypt(want[:size], pt); err == nil {
+							err = g.GetTag(want[size:])
 						}
 					}
 				}
@@ -45,7 +44,6 @@ func TestAEADAgainstLibgcrypt(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: libgcrypt: %v", name, err)
 				}
-				want = append(want, tag...)
 
 				args := []string{"-mode", mode, "-key", hex.EncodeToString(key), "-iv", hex.EncodeToString(nonce)}
 				ptFile, ctFile, backFile := filepath.Join(dir, "pt"), filepath.Join(dir, "ct"), filepath.Join(dir, "back")

@@ -7,11 +7,11 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
+
+	"github.com/twofish-go/twofish/internal/turns"
 )
 
 // fusedLengths are the block counts the fused kernels' tests try: every
@@ -556,9 +556,9 @@ func TestFusedGroupsDecline(t *testing.T) {
 
 // BenchmarkFusedGroups times each of fusedKernels' fused CTR, CBC and CFB
 // decryption and XTS kernels against its ECB encryption over the same 8
-// KiB, alternately in one loop, and reports each one's speed as a fraction of ECB's (metric
-// xECB: 1 is as fast as ECB; xECBmin from the fastest call of each, which
-// a shared, noisy machine disturbs least):
+// KiB, the two taking turns (turns.Take), and reports each one's speed as
+// a fraction of ECB's (metric xECB: 1 is as fast as ECB; xECBmin from the
+// fastest call of each, which a shared, noisy machine disturbs least):
 //
 //	go test -run '^$' -bench FusedGroups -count 7 ./internal/kernel
 func BenchmarkFusedGroups(b *testing.B) {
@@ -589,21 +589,9 @@ func benchmarkFusedGroups(b *testing.B, c *Cipher) {
 			case "XTS-enc", "XTS-dec":
 				f = func() { c.XTSGroups(buf, buf, &ctr, mode == "XTS-dec") }
 			}
-			var tMode, tECB time.Duration
-			minMode, minECB := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
-			b.SetBytes(int64(len(buf)))
-			for b.Loop() {
-				t0 := time.Now()
-				f()
-				t1 := time.Now()
-				c.EncryptBlocks(buf, buf)
-				dMode, dECB := t1.Sub(t0), time.Since(t1)
-				tMode += dMode
-				tECB += dECB
-				minMode, minECB = min(minMode, dMode), min(minECB, dECB)
-			}
-			b.ReportMetric(float64(tECB)/float64(tMode), "xECB")
-			b.ReportMetric(float64(minECB)/float64(minMode), "xECBmin")
+			t := turns.Take(b, f, func() { c.EncryptBlocks(buf, buf) })
+			b.ReportMetric(turns.Ratio(turns.Sum, t.G, t.F), "xECB")
+			b.ReportMetric(turns.Ratio(slices.Min, t.G, t.F), "xECBmin")
 		})
 	}
 }

@@ -1,0 +1,41 @@
+package turns
+
+import (
+	"flag"
+	"strings"
+	"testing"
+)
+
+// TestTakeAlternates checks that Take calls each operation once an
+// iteration, f first in even iterations and g first in odd ones, and files
+// each duration under its own operation.
+func TestTakeAlternates(t *testing.T) {
+	// 101 iterations (and the one testing.Benchmark starts with), not a
+	// second's worth.
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("101x"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bt.Value.Set(old) })
+	var calls strings.Builder
+	var times Times
+	n := 0
+	testing.Benchmark(func(b *testing.B) {
+		calls.Reset()
+		times = Take(b, func() { calls.WriteByte('f') }, func() { calls.WriteByte('g') })
+		n = b.N
+	})
+	if len(times.F) != n || len(times.G) != n {
+		t.Fatalf("%d iterations gave %d and %d durations", n, len(times.F), len(times.G))
+	}
+	want := strings.Repeat("fggf", n/2) + strings.Repeat("fg", n%2)
+	if calls.String() != want {
+		t.Errorf("calls %.40q..., want %.40q...", calls.String(), want)
+	}
+	for i := range n {
+		if times.F[i] < 0 || times.G[i] < 0 {
+			t.Fatalf("iteration %d: durations %v and %v", i, times.F[i], times.G[i])
+		}
+	}
+}
