@@ -285,9 +285,11 @@ func formatFloat(v float64) string {
 // (golang.org/design/14313-benchmark-format) that benchstat reads: "key:
 // value" configuration lines, then a line per result as it comes, named
 // Benchmark<Cipher>/mode=/dir=/impl=/key=/size= for the tables and
-// Benchmark<Cipher>Sweep/... for -sweep, with ns/op, MB/s and cycles/B. A
-// "/" in an implementation name becomes "-", as "/" separates the name's
-// parts.
+// Benchmark<Cipher>Sweep/... for -sweep, with MB/s, cycles/B and the time:
+// ns/op, of one call on size bytes, for -sweep, and ns/B, the slope, for
+// the tables, whose fits leave the cost per call out (so slope times size
+// is no call's time, and is not written as ns/op). A "/" in an
+// implementation name becomes "-", as "/" separates the name's parts.
 type gobenchReporter struct{ w io.Writer }
 
 func (p *gobenchReporter) header(h benchHeader) {
@@ -306,8 +308,11 @@ func (p *gobenchReporter) endTable()         {}
 func (p *gobenchReporter) finish() error     { return nil }
 
 func (p *gobenchReporter) result(r result) {
-	fmt.Fprintf(p.w, "%s\t%d\t%s ns/op\t%s MB/s", gobenchName(r), r.Calls,
-		formatFloat(r.NsPerByte*float64(r.Size)), formatFloat(1e3/r.NsPerByte))
+	time := formatFloat(r.NsPerByte) + " ns/B"
+	if r.Method == "call" {
+		time = formatFloat(r.NsPerByte*float64(r.Size)) + " ns/op"
+	}
+	fmt.Fprintf(p.w, "%s\t%d\t%s\t%s MB/s", gobenchName(r), r.Calls, time, formatFloat(1e3/r.NsPerByte))
 	if r.CPerByte != nil {
 		fmt.Fprintf(p.w, "\t%s cycles/B", formatFloat(*r.CPerByte))
 	}

@@ -114,7 +114,7 @@ func TestBenchCSV(t *testing.T) {
 }
 
 // gobenchLine is a benchmark result line as benchstat reads it.
-var gobenchLine = regexp.MustCompile(`^Benchmark(Twofish|AES)(Sweep)?/mode=(ECB|CBC|CFB|OFB|CTR|XTS|XTS512)/dir=(enc|dec)/impl=([^/\s]+)/key=(128|192|256)/size=(\d+)\t\d+\t[0-9.]+ ns/op\t[0-9.]+ MB/s(\t[0-9.]+ cycles/B)?$`)
+var gobenchLine = regexp.MustCompile(`^Benchmark(Twofish|AES)(Sweep)?/mode=(ECB|CBC|CFB|OFB|CTR|XTS|XTS512)/dir=(enc|dec)/impl=([^/\s]+)/key=(128|192|256)/size=(\d+)\t\d+\t[0-9.]+ ns/(op|B)\t[0-9.]+ MB/s(\t[0-9.]+ cycles/B)?$`)
 
 // TestBenchGobench checks -format gobench: configuration lines, then a
 // benchmark line per result in the Go benchmark format.
