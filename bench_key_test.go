@@ -15,8 +15,8 @@ import (
 // each row back to back), in two heaps: this benchmark's own, almost
 // empty, where the collector runs every few hundred keys and hands the
 // pages back (so a key pays for page faults too), and one with 64 MiB
-// live, as a server's, where it runs every ten thousand or so. Each heap
-// is warmed up before its first row (see warmHeap). The "alloc" row only
+// live, as a server's, where it runs every ten thousand or so. Each row
+// is warmed up before it is timed (warm). The "alloc" row only
 // allocates a byte slice of NewCipher's size: the floor that Go's
 // allocator sets, whose first writes to fresh memory cost more than the
 // schedule does.
@@ -28,7 +28,6 @@ func BenchmarkKeySetup(b *testing.B) {
 		for _, bits := range []int{128, 192, 256} {
 			key := make([]byte, bits/8)
 			size := heapBytes(b, NewCipher, key)
-			warmHeap(size)
 			for _, c := range []struct {
 				name string
 				new  func([]byte) error
@@ -39,6 +38,7 @@ func BenchmarkKeySetup(b *testing.B) {
 				{"alloc", func(k []byte) error { allocSink = make([]byte, size); return nil }},
 			} {
 				b.Run(fmt.Sprintf("live=%dMiB/key=%d/%s", live, bits, c.name), func(b *testing.B) {
+					warm(func() { key[0]++; c.new(key) })
 					b.ReportAllocs()
 					for b.Loop() {
 						key[0]++
@@ -53,17 +53,18 @@ func BenchmarkKeySetup(b *testing.B) {
 	}
 }
 
-// warmHeap allocates and drops objects of size bytes until the collector
-// has finished two cycles, so that the first row of a heap finds it as the
-// rows after it do: NewCipher, the first, took 2.4-2.8x (empty heap) and
-// 7-10x (64 MiB live) its later runs' time, allocating into pages that no
-// one had touched.
-func warmHeap(size int) {
+// warm runs f until the collector has finished two cycles, so that a row
+// is timed in the steady state of its own garbage, not in what the rows or
+// the ballast before it left: NewCipher, the first row, took 2.4-2.8x
+// (empty heap) and 7-10x (64 MiB live) its later runs' time, allocating
+// into pages that no one had touched, and after a warm-up of another
+// function's garbage still 1.3-1.4x (Zen 5).
+func warm(f func()) {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	for gcs := m.NumGC + 2; m.NumGC < gcs; runtime.ReadMemStats(&m) {
 		for range 1000 {
-			allocSink = make([]byte, size)
+			f()
 		}
 	}
 }
