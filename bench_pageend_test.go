@@ -5,7 +5,9 @@ package twofish
 import (
 	"crypto/cipher"
 	"fmt"
+	"os"
 	"testing"
+	"unsafe"
 
 	"github.com/twofish-go/twofish/internal/guardpage"
 )
@@ -47,11 +49,16 @@ func BenchmarkPageEnd(b *testing.B) {
 					if next == "unmapped" {
 						buf = guardpage.New(b, size).AtEnd(size)
 					} else {
-						mem := make([]byte, size+4096)
+						// Ending on a page boundary as well, so that
+						// the two runs' loads and stores split cache
+						// lines alike, and only the next page differs.
+						page := os.Getpagesize()
+						mem := make([]byte, size+2*page)
 						for i := range mem {
 							mem[i] = 1 // every page written, so mapped in
 						}
-						buf = mem[:size]
+						end := size + (page-int((uintptr(unsafe.Pointer(&mem[0]))+uintptr(size))%uintptr(page)))%page
+						buf = mem[end-size : end]
 					}
 					b.SetBytes(int64(size))
 					for b.Loop() {
