@@ -100,7 +100,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		info := infoJSON{
 			CPU: cpuName(), Vendor: f.Vendor, Family: hexNumber(f.Family), Model: hexNumber(f.Model),
-			Features: f.Features(), GODEBUG: f.GODEBUG, GDS: f.GDS,
+			Features: f.Features(), GODEBUG: f.GODEBUG, GDS: cpu.ReadGDS(),
 			Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		}
 		if info.Features == nil {
@@ -131,7 +131,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "cpu: %s\n", cpuName())
 	fmt.Fprintf(stdout, "vendor: %s, %s\n", orNone(f.Vendor), f.FamilyModel())
 	fmt.Fprintf(stdout, "features: %s\n", features(f))
-	fmt.Fprintf(stdout, "gather data sampling: %s\n", orNone(f.GDS))
+	fmt.Fprintf(stdout, "gather data sampling: %s\n", orNone(cpu.ReadGDS()))
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "implementation\tblocks\tconstant-time\tsupported")

@@ -161,6 +161,12 @@ func quote(s string) string { return `"` + s + `"` }
 // (libgcrypt hwf-x86.c).
 var haswell = map[int]bool{0x3C: true, 0x3F: true, 0x45: true, 0x46: true}
 
+// consultsGDS reports whether blockPolicy's choice for f can depend on
+// f.GDS: an Intel family 6 model that Gather Data Sampling affects.
+func consultsGDS(f Facts) bool {
+	return f.Vendor == "GenuineIntel" && f.Family == 6 && gdsAffected[f.Model]
+}
+
 // gdsAffected are the Intel family 6 models with AVX2 that Gather Data
 // Sampling affects (Intel's list, as Linux's cpu_vuln_blacklist has it):
 // Skylake, Kaby Lake, Coffee Lake, Comet Lake, Ice Lake, Tiger Lake and

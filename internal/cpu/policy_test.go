@@ -190,6 +190,32 @@ func TestPolicyMonotone(t *testing.T) {
 	}
 }
 
+// TestGDSReadWhereConsulted checks that a CPU's GDS status changes no
+// choice (kernel or run length) but where consultsGDS says so: HostFacts
+// reads the status only there.
+func TestGDSReadWhereConsulted(t *testing.T) {
+	for _, vendor := range []string{"GenuineIntel", "AuthenticAMD", "HygonGenuine", ""} {
+		for _, family := range []int{5, 6, 0x15, 0x17, 0x19, 0x1A} {
+			for model := range 256 {
+				for _, bits := range []int{0, 3, 7, 15} {
+					f := Facts{Vendor: vendor, Family: family, Model: model, AVX2: bits&1 != 0, OSYMM: bits&2 != 0,
+						CLMUL: bits&4 != 0, BMI1: bits&8 != 0, BMI2: bits&8 != 0}
+					unread := Decide(f).All()
+					for _, gds := range []string{"Not affected", "Vulnerable", "Mitigation: Microcode", "Unknown: Dependent on hypervisor status"} {
+						f.GDS = gds
+						for i, c := range Decide(f).All() {
+							if (c.Name != unread[i].Name || c.Below != unread[i].Below) && !consultsGDS(f) {
+								t.Fatalf("%+v: %s is %s (%d), %s (%d) with no GDS status, and HostFacts would not read it",
+									f, c.Part, c.Name, c.Below, unread[i].Name, unread[i].Below)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestGDSUnmitigated(t *testing.T) {
 	for status, want := range map[string]bool{
 		"Not affected":                            true,
