@@ -18,8 +18,9 @@ type XTS struct {
 
 // NewXTS returns an XTS for a 32, 48 or 64-byte key: the data key, then the
 // tweak key, of equal length. Other lengths give KeySizeError(len(key)).
-// Like x/crypto/xts, it accepts equal halves; IEEE 1619 requires them to
-// differ, and ensuring that is the caller's job.
+// Like x/crypto/xts, it accepts equal halves; FIPS 140's rules for XTS-AES
+// (SP 800-38E, implementation guidance C.I) require them to differ, and
+// ensuring that is the caller's job.
 func NewXTS(key []byte) (*XTS, error) {
 	return newXTS(key, kernel.Auto())
 }
@@ -62,7 +63,9 @@ const xtsBatch = 1024
 // Encrypt encrypts a sector of plaintext into ciphertext, which must be at
 // least as long and overlap it entirely or not at all. The tweak is the
 // sector number as 16 little-endian bytes. Any length of at least one block
-// works: a trailing partial block uses ciphertext stealing.
+// works: a trailing partial block uses ciphertext stealing. An empty
+// plaintext does nothing, as in golang.org/x/crypto/xts; 1 to 15 bytes
+// panic.
 func (x *XTS) Encrypt(ciphertext, plaintext []byte, sectorNum uint64) {
 	if len(ciphertext) < len(plaintext) {
 		panic("xts: ciphertext is smaller than plaintext")
@@ -82,9 +85,15 @@ func (x *XTS) Decrypt(plaintext, ciphertext []byte, sectorNum uint64) {
 // EncryptSectors encrypts consecutive sectors of sectorSize bytes from
 // plaintext into ciphertext, sector i with the sector number firstSector+i
 // (modulo 2^64), as Encrypt would one sector at a time. sectorSize must be
-// a positive multiple of the block size and plaintext a whole number of
-// sectors; ciphertext must be at least as long and overlap it entirely or
-// not at all.
+// at least one block (a sector with a partial last block uses ciphertext
+// stealing, as in Encrypt; T10 DIF's 520-byte sectors, say) and plaintext
+// a whole number of sectors; ciphertext must be at least as long and
+// overlap it entirely or not at all.
+//
+// The sector numbers count sectors of sectorSize bytes, as LUKS2 and
+// dm-crypt's iv_large_sectors do. Plain dm-crypt with sectors larger than
+// 512 bytes counts 512-byte units instead (its 4096-byte sector i has the
+// tweak of sector 8i): encrypt such sectors one at a time with Encrypt.
 //
 // It encrypts the sectors' tweaks together, and where the kernels make the
 // tweaks themselves (avx512-vbmi, avx512-gfni) and the sectors are a
@@ -127,8 +136,8 @@ const halfBytes = kernel.XTSHalf * BlockSize
 func (x *XTS) sectors(dst, src []byte, size int, sector uint64, decrypt bool) {
 	bad := ""
 	switch {
-	case size <= 0 || size%BlockSize != 0:
-		bad = "xts: sector size is not a positive multiple of the block size"
+	case size < BlockSize:
+		bad = "xts: sector size is shorter than one block"
 	case len(src)%size != 0:
 		bad = "xts: input is not a whole number of sectors"
 	}
@@ -202,10 +211,13 @@ func (x *XTS) check(dst, src []byte, bad string) {
 
 func (x *XTS) crypt(dst, src []byte, sectorNum uint64, decrypt bool) {
 	bad := ""
-	if len(src) < BlockSize {
+	if len(src) > 0 && len(src) < BlockSize {
 		bad = "xts: input shorter than one block"
 	}
 	x.check(dst, src, bad)
+	if len(src) == 0 {
+		return
+	}
 	var tb [BlockSize]byte
 	binary.LittleEndian.PutUint64(tb[:], sectorNum)
 	// The tweak is a block of the mode's setup, one a sector: a new key

@@ -127,7 +127,7 @@ func TestXTSSectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, size := range []int{BlockSize, 48, 256, 512, 1024, 1040, 1536, 2048, 4096, (xtsHalves - 1) * halfBytes, (xtsHalves + 1) * halfBytes} {
+			for _, size := range []int{BlockSize, 17, 31, 48, 256, 512, 520, 1024, 1040, 1536, 2048, 4096, (xtsHalves - 1) * halfBytes, (xtsHalves + 1) * halfBytes} {
 				counts := []int{0, 1, 2, 3, xtsSectors + 1}
 				switch {
 				case size <= 512:
@@ -169,9 +169,9 @@ func TestXTSSectors(t *testing.T) {
 func TestXTSSectorsMisuse(t *testing.T) {
 	x, _ := NewXTS(make([]byte, 32))
 	buf := make([]byte, 1024)
-	for _, size := range []int{0, -16, 15, 24, 520} {
-		expectPanic(t, "xts: sector size is not a positive multiple of the block size", func() { x.EncryptSectors(buf, buf[:512], size, 0) })
-		expectPanic(t, "xts: sector size is not a positive multiple of the block size", func() { x.DecryptSectors(buf, buf[:512], size, 0) })
+	for _, size := range []int{0, -16, 1, 15} {
+		expectPanic(t, "xts: sector size is shorter than one block", func() { x.EncryptSectors(buf, buf[:510], size, 0) })
+		expectPanic(t, "xts: sector size is shorter than one block", func() { x.DecryptSectors(buf, buf[:510], size, 0) })
 	}
 	expectPanic(t, "xts: input is not a whole number of sectors", func() { x.EncryptSectors(buf, buf[:768], 512, 0) })
 	expectPanic(t, "xts: input is not a whole number of sectors", func() { x.DecryptSectors(buf, buf[:16], 512, 0) })
@@ -181,7 +181,7 @@ func TestXTSSectorsMisuse(t *testing.T) {
 	expectPanic(t, "xts: invalid buffer overlap", func() { x.DecryptSectors(buf[:512], buf[16:528], 512, 0) })
 	// The lengths before the overlap, as Encrypt and x/crypto/xts check them.
 	expectPanic(t, "xts: input is not a whole number of sectors", func() { x.EncryptSectors(buf[16:], buf[:768], 512, 0) })
-	expectPanic(t, "xts: sector size is not a positive multiple of the block size", func() { x.DecryptSectors(buf[:512], buf[16:528], 24, 0) })
+	expectPanic(t, "xts: sector size is shorter than one block", func() { x.DecryptSectors(buf[:510], buf[16:526], 15, 0) })
 	x.EncryptSectors(buf, buf, 512, 1) // in place is fine
 	x.EncryptSectors(nil, nil, 512, 1) // and so are no sectors
 }
@@ -190,7 +190,7 @@ func TestXTSMisuse(t *testing.T) {
 	x, _ := NewXTS(make([]byte, 32))
 	buf := make([]byte, 64)
 	expectPanic(t, "xts: input shorter than one block", func() { x.Encrypt(buf, buf[:15], 0) })
-	expectPanic(t, "xts: input shorter than one block", func() { x.Decrypt(buf, nil, 0) })
+	expectPanic(t, "xts: input shorter than one block", func() { x.Decrypt(buf, buf[:1], 0) })
 	expectPanic(t, "xts: ciphertext is smaller than plaintext", func() { x.Encrypt(buf[:16], buf[16:48], 0) })
 	expectPanic(t, "xts: plaintext is smaller than ciphertext", func() { x.Decrypt(buf[:16], buf[16:48], 0) })
 	expectPanic(t, "xts: invalid buffer overlap", func() { x.Encrypt(buf[1:], buf[:33], 0) })
@@ -198,6 +198,9 @@ func TestXTSMisuse(t *testing.T) {
 	// The length before the overlap, as x/crypto/xts checks them.
 	expectPanic(t, "xts: input shorter than one block", func() { x.Encrypt(buf[1:], buf[:15], 0) })
 	x.Encrypt(buf, buf, 1) // in place is fine
+	// No input is no output, as in x/crypto/xts, whatever dst is.
+	x.Encrypt(nil, nil, 0)
+	x.Decrypt(buf[1:], buf[:0], 0)
 }
 
 // TestXTSTablesOnUse checks, where NewXTS's Ciphers build the tables of

@@ -71,8 +71,10 @@ no -iv, it makes a random one with crypto/rand and, once the output is
 written, prints it to stderr as "iv=HEX" (enc -iv-out FILE also writes it to
 a file); dec needs -iv, or -iv-file FILE to read it from a file. ecb and cbc
 pad with PKCS#7 unless -nopad. xts encrypts each sector of -sector-size bytes
-with its number, counting from -sector, as the tweak; a short last sector of
-16 bytes or more uses ciphertext stealing.
+with its number, counting from -sector, as the tweak (sectors of -sector-size
+bytes, as LUKS2 and dm-crypt's iv_large_sectors count them; plain dm-crypt
+with sectors over 512 bytes counts 512-byte units, which this does not); a
+short last sector of 16 bytes or more uses ciphertext stealing.
 
 gcm and ocb (RFC 7253) authenticate: the output is the ciphertext and a
 16-byte tag, and dec writes nothing unless the tag is right. -iv is the nonce,
