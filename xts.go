@@ -19,8 +19,8 @@ type XTS struct {
 // NewXTS returns an XTS for a 32, 48 or 64-byte key: the data key, then the
 // tweak key, of equal length. Other lengths give KeySizeError(len(key)).
 // Like x/crypto/xts, it accepts equal halves; FIPS 140's rules for XTS-AES
-// (SP 800-38E, implementation guidance C.I) require them to differ, and
-// ensuring that is the caller's job.
+// (implementation guidance A.9 of FIPS 140-2, C.I of FIPS 140-3) require
+// them to differ, and ensuring that is the caller's job.
 func NewXTS(key []byte) (*XTS, error) {
 	return newXTS(key, kernel.Auto())
 }
