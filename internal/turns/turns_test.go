@@ -4,11 +4,13 @@ import (
 	"flag"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestTakeAlternates checks that Take calls each operation once an
 // iteration, f first in even iterations and g first in odd ones, and files
-// each duration under its own operation.
+// each duration under its own operation: f sleeps a millisecond, so each of
+// its durations is at least that, however fast the machine.
 func TestTakeAlternates(t *testing.T) {
 	// 101 iterations (and the one testing.Benchmark starts with), not a
 	// second's worth.
@@ -23,7 +25,7 @@ func TestTakeAlternates(t *testing.T) {
 	n := 0
 	testing.Benchmark(func(b *testing.B) {
 		calls.Reset()
-		times = Take(b, func() { calls.WriteByte('f') }, func() { calls.WriteByte('g') })
+		times = Take(b, func() { calls.WriteByte('f'); time.Sleep(time.Millisecond) }, func() { calls.WriteByte('g') })
 		n = b.N
 	})
 	if len(times.F) != n || len(times.G) != n {
@@ -34,8 +36,8 @@ func TestTakeAlternates(t *testing.T) {
 		t.Errorf("calls %.40q..., want %.40q...", calls.String(), want)
 	}
 	for i := range n {
-		if times.F[i] < 0 || times.G[i] < 0 {
-			t.Fatalf("iteration %d: durations %v and %v", i, times.F[i], times.G[i])
+		if times.F[i] < time.Millisecond || times.G[i] < 0 {
+			t.Fatalf("iteration %d: f took %v (it sleeps 1ms), g %v", i, times.F[i], times.G[i])
 		}
 	}
 }
