@@ -330,18 +330,20 @@ func xtsPaths(ck *checker, ks int) {
 		x.Decrypt(got, secretCopy(want), 5)
 		ck.expect(fmt.Sprintf("XTS decrypt, key %d, %d bytes", ks*16, n), got, pt)
 	}
-	// Three sectors of 512 bytes at once, the tweaks of many sectors in one
-	// call.
-	pt := data(3*512, 13)
-	want := make([]byte, len(pt))
-	for i := range 3 {
-		ref.Encrypt(want[512*i:512*(i+1)], pt[512*i:512*(i+1)], 7+uint64(i))
+	// Three sectors at once, the tweaks of many sectors in one call: of
+	// 512 bytes, and of 520, each with a stolen block.
+	for _, size := range []int{512, 520} {
+		pt := data(3*size, 13)
+		want := make([]byte, len(pt))
+		for i := range 3 {
+			ref.Encrypt(want[size*i:size*(i+1)], pt[size*i:size*(i+1)], 7+uint64(i))
+		}
+		got := make([]byte, len(pt))
+		x.EncryptSectors(got, secretCopy(pt), size, 7)
+		ck.expect(fmt.Sprintf("XTS sectors of %d bytes encrypt, key %d", size, ks*16), got, want)
+		x.DecryptSectors(got, secretCopy(want), size, 7)
+		ck.expect(fmt.Sprintf("XTS sectors of %d bytes decrypt, key %d", size, ks*16), got, pt)
 	}
-	got := make([]byte, len(pt))
-	x.EncryptSectors(got, secretCopy(pt), 512, 7)
-	ck.expect(fmt.Sprintf("XTS sectors encrypt, key %d", ks*16), got, want)
-	x.DecryptSectors(got, secretCopy(want), 512, 7)
-	ck.expect(fmt.Sprintf("XTS sectors decrypt, key %d", ks*16), got, pt)
 }
 
 // controlBlock encrypts and decrypts a secret run of blocks with each table
