@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/hmac"
 	crand "crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -24,27 +25,29 @@ but the secret: the key derivation's parameters and salt, the mode and the
 chunk size (FORMAT.md in the source describes it for other implementations).
 The message goes in chunks (64 KiB by default), each sealed with Twofish-256
 in GCM (or OCB, -aead ocb) under a key made for this file, in constant memory
-and on all cores. open detects any change: an edited byte or header field,
-chunks cut off, swapped or repeated.
+and on all cores; the header's MAC binds the file to that one key. open
+detects any change: an edited byte or header field, chunks cut off, swapped
+or repeated.
 
 The secret: a passphrase, read from the terminal without echo (twice when
 sealing), from the first line of -passphrase-file, or from the environment
 variable that -passphrase-env names; it goes through Argon2id (-argon2-time,
 -argon2-memory, -argon2-threads; the defaults take 0.3-0.4 s on a 2-core AMD
-EPYC). Or a key file (-key-file): 32 bytes, raw or in hex. A sealed file is
-untrusted until it authenticates, so open refuses one whose Argon2id would
-cost more than 2 GiB of memory (1 GiB in a 32-bit build), 4 GiB of passes
-times memory or 16 lanes before it derives a key; -argon2-max-memory,
--argon2-max-work and -argon2-max-threads raise the ceiling for files sealed
-with stronger settings (and let seal write them).
+EPYC). Or a key file (-key-file): 32 random bytes, or 64 hex digits. A
+sealed file is untrusted until it authenticates, so open refuses one whose
+Argon2id would cost more than 2 GiB of memory (1 GiB in a 32-bit build), 4
+GiB of passes times memory or 16 lanes before it derives a key;
+-argon2-max-memory, -argon2-max-work and -argon2-max-threads raise the
+ceiling for files sealed with stronger settings (and let seal write them).
 
 An output file is written under a temporary name and renamed into place only
 when the whole message is done (for open: when every chunk authenticated), so
 a failure or an interrupt leaves none; it is readable by its owner only, and
-never replaces the key or passphrase file, even with -f. Standard output gets
-each chunk as it is done, and open writes nothing past a chunk that fails.
-seal does not write to a terminal. Exit status: 0 done, 1 failed, 2 bad
-command line, 130 interrupted.
+never replaces the key or passphrase file, even with -f. Standard output, a
+pipe or a device gets each chunk as it is done, and open writes nothing past
+a chunk that fails (check open's exit status in a pipeline). seal does not
+write to a terminal. Exit status: 0 done, 1 failed, 2 bad command line, 130
+interrupted.
 `
 
 // The defaults of Argon2id: eight passes over 48 MiB with four lanes,
@@ -203,6 +206,9 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 			return nil, false, fmt.Errorf("-key-file %v", pathErr(err))
 		}
 		if len(b) == 32 {
+			if isText(b) {
+				return nil, false, fmt.Errorf("-key-file %s: 32 bytes of text, not a key; want 32 random bytes or 64 hex digits (a passphrase goes in -passphrase-file)", cfg.keyFile)
+			}
 			return b, true, nil
 		}
 		text := bytes.TrimSpace(b)
@@ -236,6 +242,18 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 	}
 	p, err := readPassphrase(!cfg.open)
 	return p, false, err
+}
+
+// isText reports whether the 32 bytes of a key file are text, which no key
+// is: a passphrase and its line feed, or a 16-byte key in hex. Random bytes
+// are text by a chance of (98/256)^32, under 10^-13.
+func isText(b []byte) bool {
+	for _, c := range b {
+		if (c < ' ' || c > '~') && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // sealFiles seals or opens cfg.in to cfg.out.
@@ -331,10 +349,15 @@ func sealStream(cfg *sealConfig, h *sealHeader, in io.Reader, w io.Writer, total
 	default:
 		h.kdf, h.time, h.memory, h.threads = kdfArgon2id, cfg.argonTime, cfg.argonMem, cfg.argonThreads
 	}
-	a, err := h.newAEADFor(secret)
+	a, mac, err := h.keys(secret)
 	clear(secret)
 	if err != nil {
 		return err
+	}
+	if !cfg.open {
+		h.mac = mac
+	} else if !hmac.Equal(mac[:], h.mac[:]) {
+		return errWrongKey
 	}
 	if h.kdf == kdfArgon2id {
 		// Argon2id's memory is garbage now; give it back before the stream.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -136,7 +137,9 @@ func TestSealTamper(t *testing.T) {
 		openFails(t, dir, b, want, secret...)
 	}
 	for _, cut := range []int{0, 5, hdr - 1, hdr, hdr + 1, hdr + c - 1, hdr + c, hdr + c + 17, hdr + 2*c, len(sealed) - 1} {
-		want := "does not authenticate"
+		// The header's MAC has shown the key right: a chunk that fails
+		// as the last is a cut, or a change, never a wrong key.
+		want := "the file was cut short or changed"
 		switch {
 		case cut < hdr:
 			want = "header"
@@ -200,6 +203,11 @@ func TestOpenStdoutStopsAtFailure(t *testing.T) {
 // TestSealUsage checks seal's and open's usage errors: status 2, one line.
 func TestSealUsage(t *testing.T) {
 	dir, msg, key, pass := sealSetup(t, 10)
+	// 32 bytes that are no key: a passphrase and its line feed, and a
+	// 16-byte key in hex.
+	textKey, hexKey := filepath.Join(dir, "text-key"), filepath.Join(dir, "hex-key")
+	writeFile(t, textKey, []byte("correct horse battery staple!!!\n"))
+	writeFile(t, hexKey, []byte("000102030405060708090a0b0c0d0e0f"))
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -225,6 +233,8 @@ func TestSealUsage(t *testing.T) {
 		{[]string{"open", "-in", msg, "-key-file", key}, "not a file sealed by twofish seal"},
 		{[]string{"seal", "-in", filepath.Join(dir, "nonesuch"), "-key-file", key}, "nonesuch"},
 		{[]string{"seal", "-in", msg, "-key-file", msg}, "want a 32-byte key"},
+		{[]string{"seal", "-in", msg, "-key-file", textKey}, "32 bytes of text, not a key"},
+		{[]string{"seal", "-in", msg, "-key-file", hexKey}, "32 bytes of text, not a key"},
 		{[]string{"seal", "-in", msg, "-passphrase-env", "TWOFISH_TEST_UNSET_VARIABLE"}, "not set or empty"},
 	} {
 		status, stdout, stderr := runTool(t, tc.args...)
@@ -246,7 +256,8 @@ func TestSealHeader(t *testing.T) {
 		want string
 	}{
 		{0, 'T', "not a file sealed"},
-		{8, 2, "format version 2"},
+		{8, 1, "format version 1, of an earlier twofish"},
+		{8, 3, "format version 3"},
 		{9, 3, "unknown authenticated mode"},
 		{10, 9, "chunk size"},
 		{10, 25, "chunk size"},
@@ -307,7 +318,7 @@ func TestSealFormat(t *testing.T) {
 	dir, msg, key, _ := sealSetup(t, 2*sealChunk+3)
 	b := sealFile(t, dir, msg, "sealed", append(sealChunkFlag, "-key-file", key, "-aead", "ocb")...)
 	hdr := b[:44]
-	if string(hdr[:8]) != "\x89TWOFSH\n" || hdr[8] != 1 || hdr[9] != 2 || hdr[10] != 10 || hdr[11] != 2 || !bytes.Equal(hdr[12:21], make([]byte, 9)) {
+	if string(hdr[:8]) != "\x89TWOFSH\n" || hdr[8] != 2 || hdr[9] != 2 || hdr[10] != 10 || hdr[11] != 2 || !bytes.Equal(hdr[12:21], make([]byte, 9)) {
 		t.Fatalf("header % x", hdr)
 	}
 	got, ok := openByFormat(b, readFile(t, key))
@@ -320,20 +331,29 @@ func TestSealFormat(t *testing.T) {
 // reader does, without the command's code; ok is false where a reader
 // must reject it.
 func openByFormat(b, key []byte) (msg []byte, ok bool) {
-	if len(b) < 44 || string(b[:8]) != "\x89TWOFSH\n" || b[8] != 1 || b[9] < 1 || b[9] > 2 || b[10] < 10 || b[10] > 24 || b[11] != 2 || !bytes.Equal(b[12:21], make([]byte, 9)) {
+	if len(b) < 76 || string(b[:8]) != "\x89TWOFSH\n" || b[8] != 2 || b[9] < 1 || b[9] > 2 || b[10] < 10 || b[10] > 24 || b[11] != 2 || !bytes.Equal(b[12:21], make([]byte, 9)) {
 		return nil, false
 	}
 	hdr := b[:44]
-	fileKey, err := hkdf.Key(sha256.New, key, hdr[21:37], "twofish-seal v1 file key", 32)
+	fileKey, err := hkdf.Key(sha256.New, key, hdr[21:37], "twofish-seal v2 file key", 32)
 	if err != nil {
 		panic(err)
+	}
+	macKey, err := hkdf.Key(sha256.New, key, hdr[21:37], "twofish-seal v2 header MAC", 32)
+	if err != nil {
+		panic(err)
+	}
+	m := hmac.New(sha256.New, macKey)
+	m.Write(hdr)
+	if !hmac.Equal(m.Sum(nil), b[44:76]) {
+		return nil, false
 	}
 	c, _ := twofish.NewCipher(fileKey)
 	a, _ := cipher.NewGCM(c)
 	if b[9] == 2 {
 		a, _ = twofish.NewOCB(c, 12, 16)
 	}
-	rest := b[44:]
+	rest := b[76:]
 	if len(rest) == 0 {
 		return nil, false
 	}
@@ -399,7 +419,7 @@ func TestSealPassphraseTamper(t *testing.T) {
 	open := func(b []byte) {
 		t.Helper()
 		h, err := parseSealHeader(b)
-		want := "does not authenticate"
+		want := "the header was changed (its MAC does not match)"
 		switch {
 		case err != nil:
 			want = "" // the header's own checks

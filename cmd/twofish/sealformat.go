@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/cipher"
 	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -19,21 +20,26 @@ import (
 )
 
 // The container of "twofish seal" and "twofish open", specified in
-// FORMAT.md: a header, then the message in chunks, each sealed with
-// Twofish-256 in GCM or OCB under a key derived for this file, with the
-// STREAM construction's nonces (a random prefix, the chunk's number and a
-// flag on the last chunk) and the header as associated data.
+// FORMAT.md: a header, whose MAC binds it and the file to one key, then the
+// message in chunks, each sealed with Twofish-256 in GCM or OCB under a key
+// derived for this file, with the STREAM construction's nonces (a random
+// prefix, the chunk's number and a flag on the last chunk) and the
+// header's fields as associated data.
 
 // sealMagic begins every sealed file. The first byte is not ASCII and the
 // last is a line feed, so that a transfer that changes either is noticed.
 const sealMagic = "\x89TWOFSH\n"
 
-// sealHeaderSize is the length of a version 1 header.
-const sealHeaderSize = 44
+// A header is its fields, then the MAC of the fields.
+const (
+	sealFieldsSize = 44
+	sealMACSize    = sha256.Size
+	sealHeaderSize = sealFieldsSize + sealMACSize
+)
 
 // The values of the header's fields.
 const (
-	sealVersion = 1
+	sealVersion = 2
 
 	aeadGCM = 1
 	aeadOCB = 2
@@ -47,8 +53,12 @@ const (
 	sealTagSize = 16
 )
 
-// sealKeyInfo is HKDF's info: it binds the derived key to this format.
-const sealKeyInfo = "twofish-seal v1 file key"
+// HKDF's infos for the file key and the header's MAC key: they bind the
+// keys to this format and to their use.
+const (
+	sealKeyInfo = "twofish-seal v2 file key"
+	sealMACInfo = "twofish-seal v2 header MAC"
+)
 
 // A sealHeader is the header of a sealed file.
 type sealHeader struct {
@@ -60,10 +70,19 @@ type sealHeader struct {
 	threads      byte
 	salt         [16]byte
 	prefix       [7]byte // the nonce prefix
+	// mac is HMAC-SHA256 of the fields under a key derived with the file
+	// key (sealHeader.keys).
+	mac [sealMACSize]byte
 }
 
-// marshal returns the header's bytes.
+// marshal returns the header's bytes: its fields, then its MAC.
 func (h *sealHeader) marshal() []byte {
+	return append(h.fields(), h.mac[:]...)
+}
+
+// fields returns the bytes of the header's fields: what its MAC and every
+// chunk authenticate.
+func (h *sealHeader) fields() []byte {
 	b := make([]byte, 0, sealHeaderSize)
 	b = append(b, sealMagic...)
 	b = append(b, sealVersion, h.aead, h.chunkLog, h.kdf)
@@ -80,11 +99,17 @@ func parseSealHeader(b []byte) (*sealHeader, error) {
 	if len(b) < len(sealMagic) || string(b[:len(sealMagic)]) != sealMagic {
 		return nil, errors.New("not a file sealed by twofish seal (no header)")
 	}
+	if len(b) > 8 {
+		switch v := b[8]; v {
+		case sealVersion:
+		case 1:
+			return nil, errors.New("format version 1, of an earlier twofish; this one reads version 2, whose header binds the file to one key: open the file with the twofish that sealed it, and seal it again")
+		default:
+			return nil, fmt.Errorf("format version %d; this twofish reads version %d", v, sealVersion)
+		}
+	}
 	if len(b) < sealHeaderSize {
 		return nil, errors.New("the header is cut short")
-	}
-	if v := b[8]; v != sealVersion {
-		return nil, fmt.Errorf("format version %d; this twofish reads version %d", v, sealVersion)
 	}
 	h := &sealHeader{aead: b[9], chunkLog: b[10], kdf: b[11]}
 	h.time = binary.BigEndian.Uint32(b[12:])
@@ -92,6 +117,7 @@ func parseSealHeader(b []byte) (*sealHeader, error) {
 	h.threads = b[20]
 	copy(h.salt[:], b[21:37])
 	copy(h.prefix[:], b[37:44])
+	copy(h.mac[:], b[sealFieldsSize:])
 	switch {
 	case h.aead != aeadGCM && h.aead != aeadOCB:
 		return nil, fmt.Errorf("unknown authenticated mode %d in the header", h.aead)
@@ -197,27 +223,49 @@ func (h *sealHeader) chunkSize() int { return 1 << h.chunkLog }
 // costs that open would pay, and refuse to pay them, before it does.
 var argon2IDKey = argon2.IDKey
 
-// newAEADFor derives the file key from secret (the passphrase for
-// kdfArgon2id, the 32-byte key for kdfKey) and returns the AEAD of the
-// header's mode under it.
-func (h *sealHeader) newAEADFor(secret []byte) (cipher.AEAD, error) {
+// keys derives the file key and the header's MAC key from secret (the
+// passphrase for kdfArgon2id, the 32-byte key for kdfKey), and returns the
+// AEAD of the header's mode under the file key and the MAC of the header's
+// fields.
+//
+// The MAC is what binds a file to one key. GCM and OCB do not: whoever
+// knows two keys can make a chunk that authenticates under both, to two
+// plaintexts (solving GHASH's equation for one block of it), so that one
+// file says two things to two people, or a service that reports whether
+// a file opens answers for many passphrases at once (the "invisible
+// salamanders" and partitioning oracles of Dodis et al., 2018, and Len,
+// Grubbs and Ristenpart, 2021). An HMAC-SHA256 that matches under two keys
+// is a collision of SHA-256; age's header MAC binds its files the same way.
+func (h *sealHeader) keys(secret []byte) (a cipher.AEAD, mac [sealMACSize]byte, err error) {
 	ikm := secret
 	if h.kdf == kdfArgon2id {
 		ikm = argon2IDKey(secret, h.salt[:], h.time, h.memory, h.threads, 32)
 	}
 	key, err := hkdf.Key(sha256.New, ikm, h.salt[:], sealKeyInfo, 32)
 	if err != nil {
-		return nil, err
+		return nil, mac, err
 	}
+	macKey, err := hkdf.Key(sha256.New, ikm, h.salt[:], sealMACInfo, 32)
+	if err != nil {
+		return nil, mac, err
+	}
+	m := hmac.New(sha256.New, macKey)
+	m.Write(h.fields())
+	m.Sum(mac[:0])
 	c, err := twofish.NewCipher(key)
 	if err != nil {
-		return nil, err
+		return nil, mac, err
 	}
 	if h.aead == aeadOCB {
-		return twofish.NewOCB(c, 12, sealTagSize)
+		a, err = twofish.NewOCB(c, 12, sealTagSize)
+	} else {
+		a, err = twofish.NewGCM(c)
 	}
-	return twofish.NewGCM(c)
+	return a, mac, err
 }
+
+// errWrongKey is how open reports a header whose MAC does not match.
+var errWrongKey = errors.New("wrong passphrase or key, or the header was changed (its MAC does not match)")
 
 // nonce returns the nonce of chunk i: the prefix, i as 4 big-endian bytes,
 // and 1 for the last chunk, else 0.
@@ -238,9 +286,6 @@ type errAuth struct {
 }
 
 func (e errAuth) Error() string {
-	if e.chunk == 0 {
-		return "wrong passphrase or key, or the file was changed (the first chunk does not authenticate)"
-	}
 	if e.last {
 		return fmt.Sprintf("the file was cut short or changed (its last chunk, number %d, does not authenticate)", e.chunk)
 	}
@@ -250,7 +295,7 @@ func (e errAuth) Error() string {
 // sealChunks seals the message read from r, chunk by chunk, to w (after
 // the header, which the caller has written).
 func sealChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress func(int)) error {
-	ad := h.marshal()
+	ad := h.fields()
 	return runChunks(r, w, h.chunkSize(), h.chunkSize()+sealTagSize, progress, func(i uint32, last bool, in []byte) ([]byte, error) {
 		return a.Seal(in[:0], h.nonce(i, last), in, ad), nil
 	}, false)
@@ -260,7 +305,7 @@ func sealChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress
 // stopping at the first that does not authenticate: nothing after it is
 // written.
 func openChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress func(int)) error {
-	ad := h.marshal()
+	ad := h.fields()
 	return runChunks(r, w, h.chunkSize()+sealTagSize, h.chunkSize(), progress, func(i uint32, last bool, in []byte) ([]byte, error) {
 		if len(in) < sealTagSize {
 			return nil, errAuth{i, true}
