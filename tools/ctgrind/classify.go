@@ -19,7 +19,9 @@ import (
 //     or by source file for code inlined into another package) is the Go
 //     runtime's own: not counted.
 //  2. A report with no frame of a check function (checkFuncs) happened
-//     where no secret exists (package initialisation): not counted.
+//     where no secret exists (package initialisation): not counted, unless
+//     memcheck traces its value to the secret: then a check that this
+//     list lacks ran it, and it is a finding (rule 8).
 //  3. A report whose innermost frame is the allocator's bookkeeping
 //     (allocatorFuncs), on a value that is not a secret, is on the
 //     runtime's own memory: not counted. A secret is a value memcheck
@@ -61,7 +63,7 @@ const secretFunc = "main.secret"
 // controlFuncs those of the negative control among them.
 var (
 	controlFuncs = []string{"main.controlBlock", "main.controlKey"}
-	checkFuncs   = append([]string{"main.checkConstantTime", "main.checkKeySchedule"}, controlFuncs...)
+	checkFuncs   = append([]string{"main.checkConstantTime", "main.checkKeySchedule", "main.checkSlicedSchedule"}, controlFuncs...)
 )
 
 // allocatorFuncs match the innermost frames of the runtime allocator's
@@ -212,13 +214,16 @@ func (c classifier) classify(r report) (class, controlFunc string) {
 	if !slices.ContainsFunc(fs, c.inModule) {
 		return outsideModule, ""
 	}
+	origin, hasOrigin := r.origin()
+	secret := slices.ContainsFunc(origin, func(f frame) bool { return f.Fn == secretFunc })
 	i := slices.IndexFunc(fs, func(f frame) bool { return slices.Contains(checkFuncs, f.Fn) })
-	if i < 0 {
+	switch {
+	case i < 0 && secret:
+		return finding, ""
+	case i < 0:
 		return outsideChecks, ""
 	}
 	check := fs[i].Fn
-	origin, hasOrigin := r.origin()
-	secret := slices.ContainsFunc(origin, func(f frame) bool { return f.Fn == secretFunc })
 	switch uninit := r.uninitialised(); {
 	case (uninit && hasOrigin && !secret || !uninit) && allocatorFuncs.MatchString(fs[0].Fn):
 		return runtimeMemory, ""

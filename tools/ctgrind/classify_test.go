@@ -73,6 +73,7 @@ func TestClassify(t *testing.T) {
 	}{
 		{"runtime only", xmlError("UninitCondition", []string{"runtime.lock2", "runtime.main"}, []string{"runtime.malg"}), outsideModule},
 		{"package init", xmlError("InvalidRead", []string{modulePath + "/internal/cpu.ReadGDS", "runtime.doInit1"}, nil), outsideChecks},
+		{"secret in a check not listed", xmlError("UninitValue", []string{kernelFn, "main.checkUnlisted"}, secretOrigin), finding},
 		{"secret in a kernel", xmlError("UninitValue", []string{kernelFn, "main.checkConstantTime"}, secretOrigin), finding},
 		{"secret in the runtime, called by the module", xmlError("UninitCondition", []string{"runtime.memmove", modulePath + ".(*gcm).Seal", "main.checkConstantTime"}, secretOrigin), finding},
 		{"no origin", xmlError("UninitValue", []string{kernelFn, "main.checkConstantTime"}, nil), noOrigin},

@@ -14,7 +14,9 @@
 // a secret block and, where the key schedule of the table kernels is
 // Go's, expands a secret key for it, which memcheck must report; where it
 // is a vector schedule with no secret-indexed access (avx2 on valgrind's
-// CPU), the expansion of a secret key is checked instead.
+// CPU), the expansion of a secret key is checked instead. It also expands
+// a secret key of each size with the byte-sliced kernels' Go schedule,
+// which arm64-neon's constant-time Cipher runs on arm64.
 //
 // "ctgrind classify FILE CONTROL..." then reads valgrind's XML output and
 // applies the rule of classify.go, with the control functions that the run

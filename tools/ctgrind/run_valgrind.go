@@ -95,6 +95,7 @@ func run() int {
 		h.BlockCT.Name, h.GHASH.Name, h.OCBMask.Name, h.Scalar.Name, h.KeySched.Name)
 	ck := &checker{}
 	checkConstantTime(ck)
+	checkSlicedSchedule(ck)
 	var tables []string
 	for _, impl := range twofish.Implementations() {
 		if impl.Supported && !impl.ConstantTime {
