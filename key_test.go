@@ -9,10 +9,13 @@ import (
 	"testing"
 
 	xtwofish "golang.org/x/crypto/twofish"
+
+	"github.com/twofish-go/twofish/internal/testrand"
 )
 
 // TestConstructorsXCrypto checks the Ciphers of NewCipher and
-// NewCipherConstantTime against x/crypto on random keys of each size, for
+// NewCipherConstantTime against x/crypto on keys of each size, structured
+// ones (testrand.Keys: zeros, ones, each single bit) and random ones, for
 // single blocks and for a run long enough for every kernel of the plan
 // (so also a bulk kernel whose schedule NewCipher fills from its table
 // pass).
@@ -28,8 +31,7 @@ func TestConstructorsXCrypto(t *testing.T) {
 			new  func([]byte) (*Cipher, error)
 		}{{"NewCipher", NewCipher}, {"NewCipherConstantTime", NewCipherConstantTime}} {
 			t.Run(fmt.Sprintf("key=%d/%s", 8*size, c.name), func(t *testing.T) {
-				for range n {
-					key := randBytes(r, size)
+				for _, key := range testrand.Keys(r, size, n) {
 					ci, err := c.new(key)
 					if err != nil {
 						t.Fatal(err)

@@ -3,6 +3,8 @@ package kernel
 import (
 	"fmt"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/testrand"
 )
 
 // The key schedule as section 4.3 of the specification writes it, one
@@ -68,8 +70,9 @@ func scheduleRef(key []byte) (k [40]uint32, sbox [4][256]byte, sv []uint32) {
 	return k, sbox, sv
 }
 
-// TestSchedules compares every schedule with the reference on many
-// random keys of each size: the subkeys, the table kernels' MDS·S-box
+// TestSchedules compares every schedule with the reference on many keys
+// of each size, structured (testrand.Keys: zeros, ones, each single bit)
+// and random: the subkeys, the table kernels' MDS·S-box
 // words (from the table pass, and built from the byte-sliced S-boxes as a
 // Cipher builds them on use, in Go and, where the CPU has it, in
 // assembly), the byte-sliced S-boxes (from the table pass, from the
@@ -87,11 +90,7 @@ func TestSchedules(t *testing.T) {
 			tables, slicedCT, ct := withLayouts(tablesLayout, slicedLayout), withLayouts(slicedLayout), withLayouts(nibblesLayout)
 			vecTables, vecSliced := withLayouts(tablesLayout, slicedLayout), withLayouts(slicedLayout)
 			vector := false
-			for i := range n {
-				key := randBytes(r, size)
-				if i == 0 {
-					key = make([]byte, size)
-				}
+			for _, key := range testrand.Keys(r, size, n) {
 				k, sbox, sv := scheduleRef(key)
 				tables.expandTables(key, true)
 				slicedCT.expandSliced(key)

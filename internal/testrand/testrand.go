@@ -4,6 +4,7 @@
 package testrand
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -35,4 +36,28 @@ func Bytes(r *rand.Rand, n int) []byte {
 		b[i] = byte(r.Uint32())
 	}
 	return b
+}
+
+// Keys returns n keys of size bytes: first the keys whose structure random
+// ones would hardly ever have (all zeros, all ones, alternating bits, a
+// ramp of bytes, and each key of one bit set), then random ones from r.
+func Keys(r *rand.Rand, size, n int) [][]byte {
+	var keys [][]byte
+	for _, b := range []byte{0x00, 0xff, 0x55, 0xaa} {
+		keys = append(keys, bytes.Repeat([]byte{b}, size))
+	}
+	ramp := make([]byte, size)
+	for i := range ramp {
+		ramp[i] = byte(i)
+	}
+	keys = append(keys, ramp)
+	for bit := range 8 * size {
+		k := make([]byte, size)
+		k[bit/8] = 1 << (bit % 8)
+		keys = append(keys, k)
+	}
+	for len(keys) < n {
+		keys = append(keys, Bytes(r, size))
+	}
+	return keys
 }
