@@ -45,9 +45,12 @@
 // keeps every kernel of the package, constant-time ones, GHASH and the key
 // schedule included, off AVX-512; cpu.avx2=off off AVX2 and AVX-512;
 // cpu.all=off on baseline code. The names are those of Go's internal/cpu
-// and golang.org/x/sys/cpu that a kernel uses: avx, avx2, avx512f,
-// avx512bw, avx512vl, avx512vbmi, avx512gfni, vpclmulqdq (or
-// avx512vpclmulqdq), pclmulqdq, ssse3, bmi1, bmi2, asimd and pmull.
+// and golang.org/x/sys/cpu that a kernel uses: avx, avx2, avx512f (or
+// avx512), avx512bw, avx512vl, avx512vbmi, avx512gfni, vpclmulqdq (or
+// avx512vpclmulqdq), pclmulqdq, ssse3, bmi1, bmi2, asimd and pmull. Go's
+// runtime warns at start-up of a name that only x/sys/cpu knows
+// (avx512, avx512vbmi, avx512gfni, avx512vpclmulqdq, asimd), and obeys
+// the rest.
 //
 // # Timing
 //

@@ -8,10 +8,12 @@ import (
 	"sync"
 
 	"github.com/klauspost/cpuid/v2"
+	xcpu "golang.org/x/sys/cpu"
 )
 
 // Facts are what the choices know of a processor: the answers of CPUID, as
-// github.com/klauspost/cpuid/v2 reports them, less the features that the
+// github.com/klauspost/cpuid/v2 reports them (with arm64's where it reads
+// none, archFacts), less the features that the
 // operating system does not keep safe (osFacts) or that GODEBUG's cpu.*
 // options turn off (withGODEBUG), and the operating system's word on
 // Gather Data Sampling. A plain struct, so that every choice can be tested
@@ -47,7 +49,8 @@ type Facts struct {
 	// ASIMD (Advanced SIMD, NEON) and PMULL (the 64-bit polynomial
 	// multiplications PMULL and PMULL2 of the ARMv8 Crypto Extensions) are
 	// what the arm64 kernels use; Linux reports them in AT_HWCAP and macOS
-	// through sysctl, which klauspost/cpuid reads.
+	// through sysctl, which klauspost/cpuid reads, and archFacts fills
+	// them in where it reads nothing.
 	ASIMD, PMULL bool
 	// GDS is the first line of the Linux file
 	// /sys/devices/system/cpu/vulnerabilities/gather_data_sampling ("Not
@@ -112,12 +115,28 @@ func cpuidFacts(c *cpuid.CPUInfo) Facts {
 // HostFacts returns the facts of the CPU this process runs on, computed
 // once.
 var HostFacts = sync.OnceValue(func() Facts {
-	f := osFacts(cpuidFacts(&cpuid.CPU), runtime.GOOS, osRelease())
+	f := archFacts(cpuidFacts(&cpuid.CPU), runtime.GOARCH, xcpu.ARM64.HasPMULL)
+	f = osFacts(f, runtime.GOOS, osRelease())
 	if consultsGDS(f) {
 		f.GDS = ReadGDS()
 	}
 	return withGODEBUG(f, os.Getenv("GODEBUG"))
 })
+
+// archFacts returns f with what every CPU of the architecture goarch has,
+// and PMULL where golang.org/x/sys/cpu finds it (pmull). klauspost/cpuid
+// reads no arm64 features on Windows, OpenBSD, NetBSD or iOS, where the
+// arm64 kernels would then go unused: ASIMD is on every arm64 CPU Go runs
+// on (Go's port requires ARMv8-A with Advanced SIMD, as Windows' ABI does),
+// and x/sys/cpu reads PMULL on those systems (IsProcessorFeaturePresent,
+// ID_AA64ISAR0).
+func archFacts(f Facts, goarch string, pmull bool) Facts {
+	if goarch == "arm64" {
+		f.ASIMD = true
+		f.PMULL = f.PMULL || pmull
+	}
+	return f
+}
 
 // osFacts returns f with the AVX-512 facts off where the operating system
 // goos, at kernel release (Darwin's kern.osrelease, "21.3.0"; ignored

@@ -12,6 +12,34 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
+// TestArchFacts checks that an arm64 CPU of which klauspost/cpuid reads
+// nothing (Windows, OpenBSD, NetBSD, iOS) still counts as having ASIMD, and
+// PMULL where golang.org/x/sys/cpu finds it, so that an arm64 build takes
+// arm64-neon and the PMULL GHASH there; and that other architectures' facts
+// stay as they are.
+func TestArchFacts(t *testing.T) {
+	for _, pmull := range []bool{false, true} {
+		f := archFacts(Facts{}, "arm64", pmull)
+		if !f.ASIMD || f.PMULL != pmull {
+			t.Errorf("arm64, nothing read, x/sys/cpu PMULL %v: ASIMD %v, PMULL %v", pmull, f.ASIMD, f.PMULL)
+		}
+		if !slices.Contains(blockCTImpls, "arm64-neon") {
+			continue // not an arm64 build: Decide has no arm64 kernels to choose
+		}
+		c := Decide(f)
+		wantGHASH := map[bool]string{false: "generic", true: "pmull"}[pmull]
+		if c.BlockCT.Name != "arm64-neon" || c.GHASH.Name != wantGHASH {
+			t.Errorf("arm64, nothing read, x/sys/cpu PMULL %v: constant-time %s, GHASH %s; want arm64-neon, %s", pmull, c.BlockCT.Name, c.GHASH.Name, wantGHASH)
+		}
+	}
+	if f := archFacts(Facts{ASIMD: false, PMULL: true}, "arm64", false); !f.PMULL {
+		t.Error("arm64: klauspost/cpuid's PMULL lost where x/sys/cpu finds none")
+	}
+	if f := archFacts(Facts{AVX2: true}, "amd64", true); f != (Facts{AVX2: true}) {
+		t.Errorf("amd64: facts changed to %v", f.Features())
+	}
+}
+
 // TestOSFactsDarwin checks that no choice takes an AVX-512 kernel on a Mac
 // whose kernel corrupts the mask registers on return from a signal (Darwin
 // 19.6.0 to 21.2.0), or whose release cannot be read, and that every later
@@ -87,6 +115,7 @@ func TestGODEBUG(t *testing.T) {
 	}{
 		{"", "", unchanged},
 		{"cpu.avx512f=off", "cpu.avx512f=off", noAVX512},
+		{"cpu.avx512=off", "cpu.avx512=off", noAVX512},
 		{"cpu.avx2=off", "cpu.avx2=off", func(f *Facts) { f.AVX2 = false }},
 		{"cpu.avx=off", "cpu.avx=off", func(f *Facts) { f.OSYMM = false }},
 		{"cpu.avx512bw=off,cpu.avx512vl=off", "cpu.avx512bw=off,cpu.avx512vl=off", func(f *Facts) { f.AVX512BW, f.AVX512VL = false, false }},
@@ -127,11 +156,12 @@ func TestGODEBUG(t *testing.T) {
 	}
 
 	// Through the choices: no AVX-512 kernel of any part with
-	// cpu.avx512f=off, no vector kernel with cpu.avx=off or cpu.avx2=off
+	// cpu.avx512f=off or x/sys/cpu's cpu.avx512=off, no vector kernel with cpu.avx=off or cpu.avx2=off
 	// (whose AVX-512 facts stay: the CPU still has it), and every choice
 	// one that the CPU runs.
 	for godebug, prefixes := range map[string][]string{
 		"cpu.avx512f=off": {"avx512"},
+		"cpu.avx512=off":  {"avx512"},
 		"cpu.avx=off":     {"avx512", "avx2"},
 		"cpu.avx2=off":    {"avx512", "avx2"},
 	} {

@@ -13,7 +13,8 @@ import "strings"
 // what the CPU reports, never more.
 //
 // "avx" turns off every VEX- or EVEX-encoded kernel, as each needs AVX,
-// and "avx512f" every AVX-512 one. Options that name no feature of the
+// and "avx512f" (or x/sys/cpu's "avx512", AVX-512 Foundation with the
+// operating system's support) every AVX-512 one. Options that name no feature of the
 // kernels (cpu.avx512cd, cpu.avx512dq, cpu.rdtscp, …) change nothing here;
 // the Bochs test (testdata/bochs) keeps the runtime off AVX-512 with
 // cpu.avx512cd and cpu.avx512dq while the kernels' AVX-512 runs.
@@ -24,6 +25,7 @@ var godebugOptions = []struct {
 	{"avx", func(f *Facts) { f.OSYMM = false }},
 	{"avx2", func(f *Facts) { f.AVX2 = false }},
 	{"avx512f", func(f *Facts) { f.AVX512F, f.OSZMM = false, false }},
+	{"avx512", func(f *Facts) { f.AVX512F, f.OSZMM = false, false }}, // x/sys/cpu
 	{"avx512bw", func(f *Facts) { f.AVX512BW = false }},
 	{"avx512vl", func(f *Facts) { f.AVX512VL = false }},
 	{"avx512vbmi", func(f *Facts) { f.AVX512VBMI = false }}, // x/sys/cpu

@@ -295,6 +295,16 @@ func TestDecide(t *testing.T) {
 		{"Zen 5 without GFNI", with(zen5, func(f *Facts) { f.GFNI = false }), "avx512-vbmi", "bmi", "avx512-vpclmulqdq", "avx512"},
 		{"Zen 5 without VPCLMULQDQ", with(zen5, func(f *Facts) { f.VPCLMULQDQ = false }), "avx512-vbmi", "bmi", "pclmulqdq", "avx512"},
 		{"Zen 5 without OS zmm support", with(zen5, func(f *Facts) { f.OSZMM = false }), "avx2-ct", "bmi", "avx2-vpclmulqdq", "avx2"},
+		{"Skylake-SP (AVX-512 without VBMI)", with(intelAVX2, func(f *Facts) {
+			f.Model = 0x55
+			avx512(f)
+			f.BMI1, f.BMI2, f.SSSE3, f.CLMUL = true, true, true, true
+		}), "avx2-ct", "bmi", "pclmulqdq", "avx2"},
+		{"Ice Lake server (AVX-512 with VBMI)", with(intelAVX2, func(f *Facts) {
+			f.Model = 0x6A
+			avx512(f)
+			f.AVX512VBMI, f.GFNI, f.BMI1, f.BMI2, f.SSSE3, f.CLMUL, f.VPCLMULQDQ = true, true, true, true, true, true, true
+		}), "avx512-gfni", "bmi", "avx512-vpclmulqdq", "avx512"},
 		{"Haswell", with(intelAVX2, func(f *Facts) { f.Model = 0x3C; f.BMI1, f.BMI2, f.SSSE3, f.CLMUL = true, true, true, true }), "avx2-ct", "bmi", "pclmulqdq", "avx2"},
 		{"Nehalem", nehalem, "generic-ct", "baseline", "pclmulqdq", "sse2"},
 		{"nothing known", Facts{}, "generic-ct", "baseline", "generic", "sse2"},

@@ -100,7 +100,7 @@ func Decide(f Facts) Choices {
 			"the fastest constant-time kernel this CPU runs: no secret-dependent memory access or branch, and TWOFISH_IMPL does not apply"),
 		Scalar:  first(Scalar, scalarImpls, scalarWhy),
 		GHASH:   first(GHASH, ghashImpls, "the widest carry-less multiplication this CPU runs"),
-		OCBMask: first(OCBMask, ocbMaskImpls, "the widest vectors this CPU runs"),
+		OCBMask: ocbMaskPolicy(f, first(OCBMask, ocbMaskImpls, "the widest vectors this CPU runs")),
 		KeySched: first(KeySched, keySchedImpls,
 			"the first this CPU runs, with no secret-indexed access: on AVX-512 VBMI the S-boxes 64 entries at a time in zmm registers, 10-12x the Go table pass on Zen 5 (BenchmarkExpand); on AVX2 the table kernels' S-boxes 32 entries at a time from q0's and q1's t-boxes with VPSHUFB, 5.3-6.5x the Go table pass on Zen 5 (BenchmarkExpand, rows avx2 and tables), and the constant-time layouts' subkeys the same way"),
 	}
@@ -118,6 +118,20 @@ func Decide(f Facts) Choices {
 	}
 	c.Short.Name, c.Short.Below, c.Short.Reason = s.short, s.below, s.shortWhy
 	c.Single.Name, c.Single.Reason = s.single, s.singleWhy
+	return c
+}
+
+// ocbMaskPolicy returns c, the first OCB offset pass the CPU runs, unless
+// that is the zmm one on a CPU with AVX-512 but without VBMI (Skylake-SP to
+// Cooper Lake, Knights Landing): there no block kernel uses zmm registers,
+// and zmm instructions lower those cores' clock for all the code they run
+// for a while after, so the AVX2 passes take OCB's offsets. libgcrypt's
+// hwf-x86.c enables none of its AVX-512 code on those CPUs for that reason
+// (it asks for VBMI, VBMI2, VNNI, BITALG and more).
+func ocbMaskPolicy(f Facts, c Choice) Choice {
+	if c.Name == "avx512" && !f.AVX512VBMI && c.Supported("avx2") {
+		c.Name, c.Reason = "avx2", "AVX-512 without VBMI (Skylake-SP to Cooper Lake): no zmm instructions, which lower those cores' clock"
+	}
 	return c
 }
 
