@@ -16,7 +16,7 @@ import (
 // chunks.
 func FuzzOpen(f *testing.F) {
 	dir := f.TempDir()
-	keyBytes := bytes.Repeat([]byte{0xc5}, 32)
+	keyBytes := randomBytes(rng(f), 32)
 	key := filepath.Join(dir, "key")
 	if err := os.WriteFile(key, keyBytes, 0o600); err != nil {
 		f.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // sealSynopsis is the usage line of seal and open, after the command name.
@@ -206,8 +208,8 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 			return nil, false, fmt.Errorf("-key-file %v", pathErr(err))
 		}
 		if len(b) == 32 {
-			if isText(b) {
-				return nil, false, fmt.Errorf("-key-file %s: 32 bytes of text, not a key; want 32 random bytes or 64 hex digits (a passphrase goes in -passphrase-file)", cfg.keyFile)
+			if why := notKey(b); why != "" {
+				return nil, false, fmt.Errorf("-key-file %s: %s, not a key; want 32 random bytes or 64 hex digits (a passphrase goes in -passphrase-file)", cfg.keyFile, why)
 			}
 			return b, true, nil
 		}
@@ -244,16 +246,33 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 	return p, false, err
 }
 
-// isText reports whether the 32 bytes of a key file are text, which no key
-// is: a passphrase and its line feed, or a 16-byte key in hex. Random bytes
-// are text by a chance of (98/256)^32, under 10^-13.
-func isText(b []byte) bool {
+// notKey says why the 32 bytes of a key file are not a key, "" if they may
+// be one: text (a passphrase and its line feed, a 16-byte key in hex; UTF-8
+// with or without a byte order mark, no control character but tab and line
+// ends), or fewer than 16 distinct byte values (zeros, a repeated pattern,
+// UTF-16 text). 32 random bytes are such text by a chance under 10^-10,
+// and take fewer than 16 values by one under 10^-15.
+func notKey(b []byte) string {
+	var seen [256]bool
+	distinct := 0
 	for _, c := range b {
-		if (c < ' ' || c > '~') && c != '\t' && c != '\n' && c != '\r' {
-			return false
+		if !seen[c] {
+			seen[c], distinct = true, distinct+1
 		}
 	}
-	return true
+	if distinct < 16 {
+		return fmt.Sprintf("32 bytes of only %d values", distinct)
+	}
+	text := bytes.TrimPrefix(b, []byte("\uFEFF"))
+	if !utf8.Valid(text) {
+		return ""
+	}
+	for _, r := range string(text) {
+		if !unicode.IsPrint(r) && r != '\t' && r != '\n' && r != '\r' {
+			return ""
+		}
+	}
+	return "32 bytes of text"
 }
 
 // sealFiles seals or opens cfg.in to cfg.out.

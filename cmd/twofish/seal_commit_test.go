@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/twofish-go/twofish"
@@ -14,8 +15,9 @@ import (
 // TestSealCommitsToKey builds a chunk that GCM authenticates under two
 // file keys, to a different message under each (the last of its three
 // blocks solves GHASH's equation for both tags), and checks that the file
-// made of it opens under one key at most: the header's MAC, not the chunks,
-// binds a file to its key.
+// made of it opens under one key at most, and with the other gives nothing
+// of the chunk even to standard output: the header's MAC, checked before
+// any chunk, not the chunks, binds a file to its key.
 func TestSealCommitsToKey(t *testing.T) {
 	dir := t.TempDir()
 	r := rng(t)
@@ -88,6 +90,10 @@ func TestSealCommitsToKey(t *testing.T) {
 		case i == 1 && status != exitFailure:
 			t.Errorf("open with the other key: status %d, want %d: the file opened under two keys", status, exitFailure)
 		}
+	}
+	status, stdout, stderr := runTool(t, "open", "-in", in, "-key-file", filepath.Join(dir, "key"))
+	if status != exitFailure || stdout != "" || !strings.Contains(stderr, "its MAC does not match") {
+		t.Errorf("open with the other key to standard output: status %d, %d bytes out, %q; want %d, none, the MAC's error", status, len(stdout), stderr, exitFailure)
 	}
 }
 

@@ -41,7 +41,7 @@ func TestSealExec(t *testing.T) {
 func TestSealInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "key")
-	writeFile(t, key, bytes.Repeat([]byte{1}, 32))
+	writeFile(t, key, randomBytes(rng(t), 32))
 	out := filepath.Join(dir, "out")
 	cmd := execCommand(t, "seal", "-key-file", key, "-out", out)
 	var stderr strings.Builder
@@ -200,7 +200,7 @@ func TestSealGiB(t *testing.T) {
 	}
 	dir := t.TempDir()
 	key := filepath.Join(dir, "key")
-	writeFile(t, key, bytes.Repeat([]byte{9}, 32))
+	writeFile(t, key, randomBytes(rng(t), 32))
 	sealed := filepath.Join(dir, "sealed")
 	const size = 1 << 30
 	gen := func(w io.Writer) []byte {
@@ -246,7 +246,7 @@ func TestSealGiB(t *testing.T) {
 func TestNoCiphertextToTerminal(t *testing.T) {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "key")
-	writeFile(t, key, bytes.Repeat([]byte{3}, 32))
+	writeFile(t, key, randomBytes(rng(t), 32))
 	for _, args := range [][]string{
 		{"seal", "-key-file", key},
 		{"enc", "-mode", "ctr", "-key", key128, "-iv", key128},
@@ -280,7 +280,7 @@ func TestDevNullIsNoTerminal(t *testing.T) {
 	defer null.Close()
 	dir := t.TempDir()
 	key := filepath.Join(dir, "key")
-	writeFile(t, key, bytes.Repeat([]byte{3}, 32))
+	writeFile(t, key, randomBytes(rng(t), 32))
 	for _, args := range [][]string{
 		{"seal", "-key-file", key},
 		{"enc", "-mode", "ctr", "-key", key128, "-iv", key128},

@@ -164,21 +164,25 @@ func TestSealTamper(t *testing.T) {
 }
 
 // TestSealWrongSecret checks that a wrong passphrase or key, and the wrong
-// kind of secret, fail clearly and write nothing.
+// kind of secret, fail clearly and write nothing, in both modes: the
+// header's MAC tells a wrong secret.
 func TestSealWrongSecret(t *testing.T) {
 	dir, msg, key, pass := sealSetup(t, 3000)
-	byPass := sealFile(t, dir, msg, "p", append(fastArgon, "-passphrase-file", pass)...)
-	byKey := sealFile(t, dir, msg, "k", "-key-file", key)
 	other := filepath.Join(dir, "other")
 	writeFile(t, other, []byte("Tr0ub4dor&3\n"))
-	openFails(t, dir, byPass, "wrong passphrase or key", "-passphrase-file", other)
 	otherKey := filepath.Join(dir, "otherkey")
-	writeFile(t, otherKey, bytes.Repeat([]byte{7}, 32))
-	openFails(t, dir, byKey, "wrong passphrase or key", "-key-file", otherKey)
-	openFails(t, dir, byPass, "sealed with a passphrase, not a key file", "-key-file", key)
-	openFails(t, dir, byKey, "sealed with a key file", "-passphrase-file", pass)
+	writeFile(t, otherKey, randomBytes(rng(t), 32))
+	const wrong = "wrong passphrase or key, or the header was changed (its MAC does not match)"
+	for _, aead := range []string{"gcm", "ocb"} {
+		byPass := sealFile(t, dir, msg, "p-"+aead, append(fastArgon, "-aead", aead, "-passphrase-file", pass)...)
+		byKey := sealFile(t, dir, msg, "k-"+aead, "-aead", aead, "-key-file", key)
+		openFails(t, dir, byPass, wrong, "-passphrase-file", other)
+		openFails(t, dir, byKey, wrong, "-key-file", otherKey)
+		openFails(t, dir, byPass, "sealed with a passphrase, not a key file", "-key-file", key)
+		openFails(t, dir, byKey, "sealed with a key file", "-passphrase-file", pass)
+	}
 	t.Setenv("TWOFISH_TEST_PASSPHRASE", "correct horse battery staple")
-	if status, _, stderr := runTool(t, "open", "-in", filepath.Join(dir, "p"), "-out", filepath.Join(dir, "env.out"), "-passphrase-env", "TWOFISH_TEST_PASSPHRASE"); status != exitOK {
+	if status, _, stderr := runTool(t, "open", "-in", filepath.Join(dir, "p-gcm"), "-out", filepath.Join(dir, "env.out"), "-passphrase-env", "TWOFISH_TEST_PASSPHRASE"); status != exitOK {
 		t.Errorf("open with -passphrase-env: status %d: %s", status, stderr)
 	}
 }
@@ -203,11 +207,17 @@ func TestOpenStdoutStopsAtFailure(t *testing.T) {
 // TestSealUsage checks seal's and open's usage errors: status 2, one line.
 func TestSealUsage(t *testing.T) {
 	dir, msg, key, pass := sealSetup(t, 10)
-	// 32 bytes that are no key: a passphrase and its line feed, and a
-	// 16-byte key in hex.
-	textKey, hexKey := filepath.Join(dir, "text-key"), filepath.Join(dir, "hex-key")
-	writeFile(t, textKey, []byte("correct horse battery staple!!!\n"))
-	writeFile(t, hexKey, []byte("000102030405060708090a0b0c0d0e0f"))
+	// 32 bytes that are no key: passphrases with their line feeds (ASCII,
+	// UTF-8, after a byte order mark), a 16-byte key in hex, zeros, and
+	// UTF-16 text.
+	notKeys := map[string][]byte{
+		"ascii":  []byte("correct horse battery staple!!!\n"),
+		"utf-8":  []byte("Mot de passe très secret!!!!!!\n"),
+		"bom":    []byte("\uFEFFcorrect horse battery staple\n"),
+		"hex":    []byte("000102030405060708090a0b0c0d0e0f"),
+		"zeros":  make([]byte, 32),
+		"utf-16": []byte("c\x00o\x00r\x00r\x00e\x00c\x00t\x00 \x00h\x00o\x00r\x00s\x00e\x00 \x00b\x00a\x00"),
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -233,12 +243,20 @@ func TestSealUsage(t *testing.T) {
 		{[]string{"open", "-in", msg, "-key-file", key}, "not a file sealed by twofish seal"},
 		{[]string{"seal", "-in", filepath.Join(dir, "nonesuch"), "-key-file", key}, "nonesuch"},
 		{[]string{"seal", "-in", msg, "-key-file", msg}, "want a 32-byte key"},
-		{[]string{"seal", "-in", msg, "-key-file", textKey}, "32 bytes of text, not a key"},
-		{[]string{"seal", "-in", msg, "-key-file", hexKey}, "32 bytes of text, not a key"},
 		{[]string{"seal", "-in", msg, "-passphrase-env", "TWOFISH_TEST_UNSET_VARIABLE"}, "not set or empty"},
 	} {
 		status, stdout, stderr := runTool(t, tc.args...)
 		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, tc.want, tc.args)
+	}
+	for name, b := range notKeys {
+		if len(b) != 32 {
+			t.Fatalf("the %s key file has %d bytes, want 32", name, len(b))
+		}
+		key := filepath.Join(dir, name+"-key")
+		writeFile(t, key, b)
+		args := []string{"seal", "-in", msg, "-key-file", key}
+		status, stdout, stderr := runTool(t, args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "not a key; want 32 random bytes", args)
 	}
 }
 
@@ -282,6 +300,12 @@ func TestSealHeader(t *testing.T) {
 		if _, err := parseSealHeader(good[:n:n]); err == nil || !strings.Contains(err.Error(), "cut short") {
 			t.Errorf("a header of %d bytes: error %v", n, err)
 		}
+	}
+	// A version 1 file of an empty message, 60 bytes, shorter than a
+	// version 2 header: named as version 1, not as cut short.
+	v1 := append([]byte(sealMagic+"\x01\x01\x10\x02"), make([]byte, 32+16)...)
+	if _, err := parseSealHeader(v1); err == nil || !strings.Contains(err.Error(), "format version 1") {
+		t.Errorf("an empty message sealed in version 1: error %v", err)
 	}
 	// Each bound itself parses; a step past it does not, nor one of the
 	// Argon2id fields alone in a key-file header.

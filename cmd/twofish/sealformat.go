@@ -70,8 +70,8 @@ type sealHeader struct {
 	threads      byte
 	salt         [16]byte
 	prefix       [7]byte // the nonce prefix
-	// mac is HMAC-SHA256 of the fields under a key derived with the file
-	// key (sealHeader.keys).
+	// mac is HMAC-SHA256 of the fields under a key derived beside the
+	// file key, from the same secret and salt (sealHeader.keys).
 	mac [sealMACSize]byte
 }
 
