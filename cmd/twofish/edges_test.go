@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,6 +56,24 @@ func TestIVFile(t *testing.T) {
 	}
 }
 
+// TestIVUntold checks that enc fails, and leaves no output file, where it
+// cannot tell the IV it made (stderr closed or full): output whose IV no
+// one saw could never be decrypted.
+func TestIVUntold(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	writeFile(t, in, []byte("a message whose IV is lost"))
+	for _, mode := range []string{"ctr", "gcm"} {
+		status := run([]string{"enc", "-mode", mode, "-key", key128, "-in", in, "-out", out}, io.Discard, &failingWriter{})
+		if status != exitFailure {
+			t.Errorf("%s with an unwritable stderr: status %d, want %d", mode, status, exitFailure)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s with an unwritable stderr left %s, whose IV no one saw", mode, out)
+		}
+	}
+}
+
 // TestKeySources checks the keys of enc and dec from a raw key file and
 // from the environment.
 func TestKeySources(t *testing.T) {
@@ -70,6 +90,20 @@ func TestKeySources(t *testing.T) {
 	}
 	r := exe(t, nil, []string{"TWOFISH_TEST_KEY=00112233"}, "enc", "-mode", "ctr", "-key-env", "TWOFISH_TEST_KEY", "-iv", key128, "-in", in)
 	checkOneLineError(t, r, exitFailure, "-key-env TWOFISH_TEST_KEY: the key is 4 bytes", nil)
+	// A file of a raw key's length that is not hex is a raw key only if
+	// it is no text and takes enough values (notKey): hex with a typo, a
+	// passphrase and zeros are refused, not used as keys.
+	for name, b := range map[string]string{
+		"hex-typo":   "00112233445566778899aabbccddeefg",
+		"passphrase": "correct horse battery staple!!!\n",
+		"zeros":      strings.Repeat("\x00", 16),
+	} {
+		key := filepath.Join(dir, name)
+		writeFile(t, key, []byte(b))
+		args := []string{"enc", "-mode", "ctr", "-key-file", key, "-iv", key128, "-in", in}
+		status, stdout, stderr := runTool(t, args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "not a raw key", args)
+	}
 }
 
 // TestIgnoredImplWarns runs enc with a TWOFISH_IMPL that names no

@@ -64,12 +64,17 @@ const cryptSynopsis = " -mode MODE (-key HEX | -key-file FILE | -key-env VAR) [-
 const cryptHelp = `
 Modes: ecb, cbc, cfb (full-block feedback), ofb, ctr (128-bit big-endian
 counter), xts (IEEE 1619, dm-crypt plain64 layout), and the authenticated gcm
-and ocb. Keys are 16, 24 or 32 bytes, in hex (-key, -key-env) or a file of hex
-or raw bytes (-key-file); xts takes two of them, 32, 48 or 64 bytes. cbc,
-cfb, ofb and ctr take a 16-byte IV, gcm and ocb a nonce (below): if enc has
-no -iv, it makes a random one with crypto/rand and, once the output is
-written, prints it to stderr as "iv=HEX" (enc -iv-out FILE also writes it to
-a file); dec needs -iv, or -iv-file FILE to read it from a file. ecb and cbc
+and ocb. Keys are 16, 24 or 32 bytes, in hex (-key, which other users see in
+ps and the shell keeps in its history, or -key-env) or a file (-key-file) of
+hex or, if it is not hex, raw bytes that are neither text nor a few values
+repeated; xts takes two of them, 32, 48 or 64 bytes. cbc, cfb, ofb and ctr
+take a 16-byte IV, gcm and ocb a nonce (below): if enc has no -iv, it makes a
+random one with crypto/rand and, once the output is written, prints it to
+stderr as "iv=HEX" (enc -iv-out FILE also writes it to a file; if it cannot
+print it, it fails and keeps no output); dec needs -iv, or -iv-file FILE to
+read it from a file. An IV given to enc is the caller's to keep unique: a
+ctr or ofb IV used twice with one key (or ctr IVs whose counter ranges
+overlap) gives away the XOR of the two plaintexts. ecb and cbc
 pad with PKCS#7 unless -nopad. xts encrypts each sector of -sector-size bytes
 with its number, counting from -sector, as the tweak (sectors of -sector-size
 bytes, as LUKS2 and dm-crypt's iv_large_sectors count them; plain dm-crypt
@@ -80,7 +85,8 @@ gcm and ocb (RFC 7253) authenticate: the output is the ciphertext and a
 16-byte tag, and dec writes nothing unless the tag is right. -iv is the nonce,
 12 bytes unless given (gcm takes 1 to 64, ocb 1 to 15); never use a nonce
 twice with one key. Each input is one message, held in memory whole: up to
-256 MiB, and not spread over cores.
+256 MiB (read from a pipe, up to three times that while it grows), and not
+spread over cores.
 
 The input is streamed in 1 MiB chunks: memory stays small for any size, and
 ecb, ctr, xts and cbc and cfb decryption spread the chunks over all cores
@@ -89,8 +95,10 @@ ecb, ctr, xts and cbc and cfb decryption spread the chunks over all cores
 An output file is written under a temporary name in its directory and renamed
 into place only when all went well, so a failure leaves none; it is created
 readable by its owner only, and never replaces the key or IV file, even with
--f. Standard output ("-out -", the default) is written as the work goes, so
-after a failure what it got must be discarded.
+-f. Standard output ("-out -", the default), a pipe or a device is written as
+the work goes, so after a failure what it got must be discarded. dec of ecb
+or cbc says whether the padding was right: never run it on input an attacker
+may have made (a padding oracle); use gcm, ocb or seal.
 Exit status: 0 done, 1 failed, 2 bad command line, 130 interrupted.
 `
 
@@ -148,7 +156,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	fs.SetOutput(stderr)
 	cfg := &cryptConfig{decrypt: decrypt}
 	mode := fs.String("mode", "", "cipher `mode`: ecb, cbc, cfb, ofb, ctr, xts, gcm or ocb (required)")
-	keyHex := fs.String("key", "", "the key in `hex`")
+	keyHex := fs.String("key", "", "the key in `hex` (other users see it in ps: -key-file and -key-env do not show it)")
 	keyFile := fs.String("key-file", "", "read the key, in hex or raw bytes, from `file`, which keeps it off the command line")
 	keyEnv := fs.String("key-env", "", "read the key in hex from the environment `variable` named")
 	ivHex := fs.String("iv", "", "the IV in `hex`, 16 bytes (cbc, cfb, ofb; ctr: the initial counter; gcm, ocb: the nonce, gcm 1 to 64 bytes, ocb 1 to 15, 12 when enc makes it)")
@@ -217,10 +225,15 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 			return nil, fmt.Errorf("-key-file %v", pathErr(err))
 		}
 		// Hex if it is hex, else the raw bytes of a key: a random key
-		// that is all hex digits is a chance of (22/256)^16 or less.
+		// that is all hex digits is a chance of (22/256)^16 or less. Raw
+		// bytes that are text (hex with a typo, a passphrase) or take few
+		// values (zeros) are no key (notKey).
 		if cfg.key, err = hex.DecodeString(string(bytes.TrimSpace(text))); err != nil {
 			if !validKeySize(len(text), cfg.mode == "xts") {
 				return nil, keyErr("neither a key in hex (%s) nor a raw key (%s)", hexReason(string(bytes.TrimSpace(text))), plural(len(text), "byte"))
+			}
+			if why := notKey(text); why != "" {
+				return nil, keyErr("not a key in hex (%s), and %s, not a raw key", hexReason(string(bytes.TrimSpace(text))), why)
 			}
 			cfg.key = text
 		}
@@ -434,6 +447,15 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		return err
 	}
 	err = clean.do(func() error {
+		// The IV that enc made is told once the output is written, and
+		// before it is put in place: an output whose IV could not be told
+		// (stderr closed, or full) could never be decrypted, so then there
+		// is none.
+		if cfg.randomIV {
+			if _, err := fmt.Fprintf(stderr, "iv=%x\n", cfg.iv); err != nil {
+				return fmt.Errorf("telling the IV on stderr: %v", unwrapPath(err))
+			}
+		}
 		if ivOut == nil {
 			return out.commit()
 		}
@@ -459,10 +481,6 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		discard()
 		return nil
 	})
-	// The IV is told only for an output that exists.
-	if err == nil && cfg.randomIV {
-		fmt.Fprintf(stderr, "iv=%x\n", cfg.iv)
-	}
 	return err
 }
 

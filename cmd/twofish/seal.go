@@ -246,12 +246,14 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 	return p, false, err
 }
 
-// notKey says why the 32 bytes of a key file are not a key, "" if they may
-// be one: text (a passphrase and its line feed, a 16-byte key in hex; UTF-8
-// with or without a byte order mark, no control character but tab and line
-// ends), or fewer than 16 distinct byte values (zeros, a repeated pattern,
-// UTF-16 text). 32 random bytes are such text by a chance under 10^-10,
-// and take fewer than 16 values by one under 10^-15.
+// notKey says why the bytes of a key file, read as a raw key, are not a
+// key, "" if they may be one: fewer distinct byte values than half their
+// length (zeros, a repeated pattern, UTF-16 text), or text (a passphrase
+// and its line feed, hex with a typo): printable ASCII, tabs and line ends,
+// after a UTF-8 byte order mark or not, or from 32 bytes on any printable
+// UTF-8. Random bytes take so few values by a chance under 10^-11 for 16
+// bytes and 10^-15 for 32, and are such text by one under 10^-6 for 16 and
+// 10^-10 for 32 (the sum over the encodings of printable runes).
 func notKey(b []byte) string {
 	var seen [256]bool
 	distinct := 0
@@ -260,19 +262,20 @@ func notKey(b []byte) string {
 			seen[c], distinct = true, distinct+1
 		}
 	}
-	if distinct < 16 {
-		return fmt.Sprintf("32 bytes of only %d values", distinct)
+	if distinct < len(b)/2 {
+		return fmt.Sprintf("%d bytes of only %s", len(b), plural(distinct, "value"))
 	}
 	text := bytes.TrimPrefix(b, []byte("\uFEFF"))
 	if !utf8.Valid(text) {
 		return ""
 	}
 	for _, r := range string(text) {
-		if !unicode.IsPrint(r) && r != '\t' && r != '\n' && r != '\r' {
+		printable := r >= ' ' && r <= '~' || r == '\t' || r == '\n' || r == '\r' || len(b) >= 32 && unicode.IsPrint(r)
+		if !printable {
 			return ""
 		}
 	}
-	return "32 bytes of text"
+	return fmt.Sprintf("%d bytes of text", len(b))
 }
 
 // sealFiles seals or opens cfg.in to cfg.out.
