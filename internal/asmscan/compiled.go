@@ -51,15 +51,15 @@ var pseudo = map[string]bool{"TEXT": true, "FUNCDATA": true, "PCDATA": true}
 // instruction whose latency depends on its operands (division, square
 // root, floating point). Memcheck (tools/ctgrind) sees secret-dependent
 // branches and addresses in compiled Go but not these, and the scans of
-// the assembly files do not read compiled Go. It compiles pkg for linux
-// for this architecture, with and without the purego tag, or with all
-// amd64 (with and without purego), 386 and arm64 (with and without) for
-// all other architectures too, with the compiler's listing (-gcflags=pkg=-S,
-// which the build cache keeps), and reads every function, code inlined
-// from files into other functions of pkg too. It fails if a file has no
-// code in a build, where the scan would read nothing. (The builds for other
-// architectures compile their standard library first: 30-40 s of a clean
-// build cache on 2 cores.)
+// the assembly files do not read compiled Go.
+//
+// It builds pkg for linux with the compiler's listing (-gcflags=pkg=-S,
+// which the build cache keeps) for each of compileTargets, or with all
+// false only for those of this architecture, and reads every function,
+// code inlined from files into other functions of pkg too. It fails if a
+// file has no code in a build, where the scan would read nothing. (The
+// builds for other architectures compile their standard library first:
+// 30-40 s with a clean build cache on 2 cores.)
 func CheckCompiled(t *testing.T, pkg string, files []string, all bool) {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
@@ -80,8 +80,8 @@ func CheckCompiled(t *testing.T, pkg string, files []string, all bool) {
 		}
 		cmd := exec.Command(goCmd, "build", "-tags", tg.tags, "-gcflags="+pkg+"=-S", pkg)
 		cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+tg.goarch, "CGO_ENABLED=0", "GOFLAGS=")
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("%s: go build: %v\n%s", build, err, stderr.Bytes())
 		}
