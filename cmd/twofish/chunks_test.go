@@ -8,7 +8,6 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -382,35 +381,25 @@ func (w *stuckWriter) Write(p []byte) (int, error) {
 	return w.Buffer.Write(p)
 }
 
-// syncCountingReader counts the bytes read through it, for another
-// goroutine to watch.
-type syncCountingReader struct {
-	r io.Reader
-	n atomic.Int64
-}
-
-func (c *syncCountingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n.Add(int64(n))
-	return n, err
-}
-
 // TestRunChunksWaitsForWriter checks that the reader stops when every
 // job's buffer is taken while the output is stuck: memory stays within
 // the 2·workers+2 jobs that chunkMemory bounds, however far the input goes.
 func TestRunChunksWaitsForWriter(t *testing.T) {
 	const size, total = 1000, 32 << 20
 	_, per, workers := chunkPlan(runtime.GOMAXPROCS(0), size, size+tagLen)
-	in := &syncCountingReader{r: io.LimitReader(zeros{}, total)}
+	limit := int64((2*workers + 2) * per * size)
+	waits, over := make(chan struct{}), make(chan struct{})
+	in := &boundedReader{r: io.LimitReader(zeros{}, total), limit: limit, over: func() { close(over) }}
 	out := &stuckWriter{release: make(chan struct{})}
+	whenPoolWaits(t, func() { close(waits) })
 	errc := make(chan error, 1)
 	go func() { errc <- runChunks(in, out, size, size+tagLen, nil, tagChunk, false) }()
-	for last := int64(-1); in.n.Load() != last; {
-		last = in.n.Load()
-		time.Sleep(200 * time.Millisecond)
-	}
-	if read, limit := in.n.Load(), int64((2*workers+2)*per*size); read > limit {
-		t.Errorf("read %d bytes while the output was stuck, more than the %d of every job", read, limit)
+	select {
+	case <-waits:
+	case <-over:
+		t.Errorf("read more than the %d bytes of every job while the output was stuck", limit)
+	case <-time.After(time.Minute): // a hang's bound: the reader waits within milliseconds
+		t.Errorf("the reader neither waited for a job's buffer nor read past the %d bytes of every job", limit)
 	}
 	close(out.release)
 	if err := <-errc; err != nil || out.Len() != total+(total+size-1)/size*tagLen {

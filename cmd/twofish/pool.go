@@ -27,5 +27,14 @@ func (p *pool[T]) get() T {
 		p.made++
 		return p.alloc()
 	}
+	if poolWaitHook != nil {
+		poolWaitHook()
+	}
 	return <-p.free
 }
+
+// poolWaitHook, where a test sets it, is called by a get that is about to
+// wait for a buffer to come back, all n being out: the moment a stuck
+// writer has stopped the reader, which the tests then see without waiting
+// for it on a clock.
+var poolWaitHook func()

@@ -117,7 +117,11 @@ func runCrypter(t *testing.T, cfg *cryptConfig, chunk, procs int, r io.Reader, w
 	return runCrypterOf(t, cr, procs, r, w, done)
 }
 
-// runCrypterOf is runCrypter for the crypter cr.
+// runCrypterOf is runCrypter for the crypter cr. It may run on a goroutine
+// of its own, so it reports with t.Errorf, never t.Fatal, and returns an
+// error where run does not return; the bounds on the waits only catch a
+// hang (60 s, and 10 s for the goroutines to end, where a run takes
+// milliseconds even on a loaded machine).
 func runCrypterOf(t *testing.T, cr *crypter, procs int, r io.Reader, w io.Writer, done func(int)) error {
 	t.Helper()
 	cfg, err := cr.cfg, error(nil)
@@ -127,15 +131,43 @@ func runCrypterOf(t *testing.T, cr *crypter, procs int, r io.Reader, w io.Writer
 	go func() { errc <- cr.run(r, w, done) }()
 	select {
 	case err = <-errc:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("%s decrypt=%v procs=%d: run did not return", cfg.mode, cfg.decrypt, procs)
+	case <-time.After(60 * time.Second):
+		t.Errorf("%s decrypt=%v procs=%d: run did not return", cfg.mode, cfg.decrypt, procs)
+		return errors.New("run did not return")
 	}
-	for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s decrypt=%v procs=%d: %d goroutines left behind", cfg.mode, cfg.decrypt, procs, runtime.NumGoroutine()-before)
+			t.Errorf("%s decrypt=%v procs=%d: %d goroutines left behind", cfg.mode, cfg.decrypt, procs, runtime.NumGoroutine()-before)
+			break
 		}
 	}
 	return err
+}
+
+// whenPoolWaits makes f run, once, when a pool's get first waits for a
+// buffer during the rest of the test (poolWaitHook): all of them are out.
+func whenPoolWaits(t *testing.T, f func()) {
+	var once sync.Once
+	poolWaitHook = func() { once.Do(f) }
+	t.Cleanup(func() { poolWaitHook = nil })
+}
+
+// A boundedReader reads r and calls over, once, when more than limit bytes
+// have been read.
+type boundedReader struct {
+	r     io.Reader
+	n     atomic.Int64
+	limit int64
+	over  func()
+	once  sync.Once
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if b.n.Add(int64(n)) > b.limit {
+		b.once.Do(b.over)
+	}
+	return n, err
 }
 
 // testConfig is a configuration of mode with fixed keys and IV, xts sectors
@@ -263,11 +295,18 @@ func TestRunStopsReading(t *testing.T) {
 						want = "internal error: the writer broke"
 					}
 					w := &brokenWriter{fail: 3, panics: panics}
+					var in io.Reader = new(endless)
 					if stuck {
+						// The writer is let go once every buffer is out, or
+						// (were the pool broken, which TestRunBoundedMemory
+						// checks) once the reader is well past them.
 						w.fail, w.release = 1, make(chan struct{})
-						time.AfterFunc(100*time.Millisecond, func() { close(w.release) })
+						var once sync.Once
+						release := func() { once.Do(func() { close(w.release) }) }
+						whenPoolWaits(t, release)
+						in = &boundedReader{r: in, limit: 64 * 64, over: release}
 					}
-					err := runCrypter(t, testConfig(mode, false), 64, procs, new(endless), w, nil)
+					err := runCrypter(t, testConfig(mode, false), 64, procs, in, w, nil)
 					if err == nil || err.Error() != want || w.Len() != (w.fail-1)*64 {
 						t.Errorf("%s procs=%d stuck=%v: error %v, %d bytes written; want %q after %d chunks", mode, procs, stuck, err, w.Len(), want, w.fail-1)
 					}
@@ -307,7 +346,9 @@ func TestRunReadErrorFirst(t *testing.T) {
 }
 
 // TestRunBoundedMemory checks that while the writer is stuck, run reads no
-// more chunks ahead than it has buffers for, and then finishes.
+// more chunks ahead than it has buffers for, and then finishes: the reader
+// must come to wait for a buffer (whenPoolWaits) before it has read more
+// than the buffers hold.
 func TestRunBoundedMemory(t *testing.T) {
 	const chunk = 64
 	for _, procs := range []int{1, 3} {
@@ -317,18 +358,22 @@ func TestRunBoundedMemory(t *testing.T) {
 				workers = procs
 			}
 			nbuf := max(3, 2*workers+2)
-			z := new(endless)
+			waits, over := make(chan struct{}), make(chan struct{})
+			z := &boundedReader{r: new(endless), limit: int64(nbuf * chunk), over: func() { close(over) }}
 			w := &brokenWriter{fail: 2, release: make(chan struct{})}
+			whenPoolWaits(t, func() { close(waits) })
 			errc := make(chan error, 1)
 			go func() { errc <- runCrypter(t, testConfig(mode, false), chunk, procs, z, w, nil) }()
-			time.Sleep(200 * time.Millisecond)
-			read := z.n.Load()
+			select {
+			case <-waits:
+			case <-over:
+				t.Errorf("%s procs=%d: read more than the %d buffers hold ahead of a stuck writer", mode, procs, nbuf)
+			case <-time.After(time.Minute): // a hang's bound: the reader waits within milliseconds
+				t.Errorf("%s procs=%d: the reader neither waited for a buffer nor read past the %d buffers", mode, procs, nbuf)
+			}
 			close(w.release)
 			if err := <-errc; err == nil || !strings.Contains(err.Error(), "disk full") {
 				t.Errorf("%s procs=%d: error %v, want disk full", mode, procs, err)
-			}
-			if read > int64(nbuf*chunk) {
-				t.Errorf("%s procs=%d: read %d chunks ahead of a stuck writer, more than the %d buffers", mode, procs, read/chunk, nbuf)
 			}
 		}
 	}

@@ -235,7 +235,7 @@ func TestFramePointerUnwinding(t *testing.T) {
 		t.Fatalf("go build testdata/unwind: %v\n%s", err, out)
 	}
 
-	const spin = 2 * time.Second
+	const spin = 2 * time.Second // of CPU time: samples, however loaded the machine
 	for _, uk := range unwindKernels {
 		impl := uk.impl
 		if k := Find(impl); k == nil || !k.Supported {
