@@ -144,8 +144,10 @@ func TestSealTerminal(t *testing.T) {
 				prompts := strings.Count(screen.String(), "passphrase: ") + strings.Count(screen.String(), "passphrase again: ")
 				for ; asked < prompts; asked++ {
 					// Type once the terminal stops echoing, as a person
-					// would after the prompt.
-					for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+					// would after the prompt (the minute only bounds a
+					// hang: typed with echo on, the passphrase shows, and
+					// the test fails).
+					for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(time.Millisecond) {
 						if tio, err := unix.IoctlGetTermios(int(master.Fd()), unix.TCGETS); err != nil || tio.Lflag&unix.ECHO == 0 {
 							break
 						}
@@ -160,9 +162,11 @@ func TestSealTerminal(t *testing.T) {
 		if err := cmd.Wait(); err != nil {
 			t.Fatalf("twofish %q on a terminal: %v\n%s", args, err, screen.String())
 		}
+		// The master is read to its end (EIO once the slave is closed and
+		// the command gone) before it is closed: all the command wrote.
 		tty.Close()
-		master.Close()
 		<-done
+		master.Close()
 		return screen.String()
 	}
 
