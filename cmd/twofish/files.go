@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -318,4 +320,36 @@ func moveAside(name string) (restore, discard func(), err error) {
 		return nil, nil, err
 	}
 	return func() { os.Rename(aside, name) }, func() { os.Remove(aside) }, nil
+}
+
+// notKey says why the bytes of a key file, read as a raw key, are not a
+// key, "" if they may be one: fewer distinct byte values than half their
+// length (zeros, a repeated pattern, UTF-16 text), or text (a passphrase
+// and its line feed, hex with a typo): printable ASCII, tabs and line ends,
+// after a UTF-8 byte order mark or not, or from 32 bytes on any printable
+// UTF-8. Random bytes take so few values by a chance under 10^-11 for 16
+// bytes and 10^-15 for 32, and are such text by one under 10^-6 for 16 and
+// 10^-10 for 32 (the sum over the encodings of printable runes).
+func notKey(b []byte) string {
+	var seen [256]bool
+	distinct := 0
+	for _, c := range b {
+		if !seen[c] {
+			seen[c], distinct = true, distinct+1
+		}
+	}
+	if distinct < len(b)/2 {
+		return fmt.Sprintf("%d bytes of only %s", len(b), plural(distinct, "value"))
+	}
+	text := bytes.TrimPrefix(b, []byte("\uFEFF"))
+	if !utf8.Valid(text) {
+		return ""
+	}
+	for _, r := range string(text) {
+		printable := r >= ' ' && r <= '~' || r == '\t' || r == '\n' || r == '\r' || len(b) >= 32 && unicode.IsPrint(r)
+		if !printable {
+			return ""
+		}
+	}
+	return fmt.Sprintf("%d bytes of text", len(b))
 }

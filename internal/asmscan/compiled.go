@@ -25,6 +25,8 @@ type compileTarget struct {
 // their operands: division and square root.
 var arm64Latency = regexp.MustCompile(`^(UDIV|SDIV)W?$|^F(DIV|SQRT)[SD]$|^VF(DIV|SQRT)`)
 
+// x86Latency reports whether the x86 instruction op has a latency that
+// depends on its operands: the rule of Problems, and x87.
 func x86Latency(op string) bool { return variableLatency.MatchString(op) || x87.MatchString(op) }
 
 // compileTargets are the builds of this module's assembly and its
