@@ -12,8 +12,8 @@ import (
 // data alone ("auth", the cost of the MAC half, as libgcrypt's bench-slope
 // has it). Sealing writes the ciphertext and tag to a buffer of its own,
 // and opening reads a message sealed beforehand for each length, so the
-// buffer a row is given only sets the length. Nonces are 12 bytes for GCM
-// and OCB and 16 for EAX, as OpenPGP uses them, and tags 16. Sealing and
+// buffer a row is given only sets the length. Nonces are 12 bytes for GCM,
+// 15 for OCB and 16 for EAX, as OpenPGP (RFC 9580) uses them, and tags 16. Sealing and
 // authenticating take a new nonce for each message, a counter, as most uses
 // do: OCB then encrypts its nonce block once in 64 messages (its Ktop
 // cache), where one nonce for all would skip that in every one. Opening
@@ -24,7 +24,7 @@ import (
 // twofishAEADRows returns the rows of this package's AEADs over c.
 func twofishAEADRows(c *twofish.Cipher) []row {
 	gcm, _ := twofish.NewGCM(c)
-	ocb, _ := twofish.NewOCB(c, 12, 16)
+	ocb, _ := twofish.NewOCB(c, 15, 16)
 	eax, _ := twofish.NewEAX(c, 16, 16)
 	return aeadRows(gcm, ocb, eax)
 }
@@ -36,7 +36,7 @@ func twofishAEADRows(c *twofish.Cipher) []row {
 // a time.
 func stdAEADRows(b cipher.Block) []row {
 	gcm, _ := cipher.NewGCM(b)
-	ocb, _ := twofish.NewOCB(b, 12, 16)
+	ocb, _ := twofish.NewOCB(b, 15, 16)
 	eax, _ := twofish.NewEAX(b, 16, 16)
 	return aeadRows(gcm, ocb, eax)
 }

@@ -18,7 +18,7 @@ func TestBenchSVGWriteFails(t *testing.T) {
 	name := filepath.Join(dir, "chart.svg")
 	old := []byte("the chart of an earlier run\n")
 	writeFile(t, name, old)
-	args := []string{"bench", "-impl", "generic", "-keysize", "128", "-modes", "ecb", "-duration", "1ms", "-size", "128", "-svg", name}
+	args := []string{"bench", "-impl", "generic", "-keysize", "128", "-modes", "ecb", "-duration", "1ms", "-svg", name}
 	cmd := exec.Command("sh", append([]string{"-c", `ulimit -f 1 && exec "$@"`, "sh", tool(t)}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -44,7 +44,7 @@ func TestBenchStdoutFails(t *testing.T) {
 	}
 	defer full.Close()
 	for _, format := range []string{"text", "json", "csv", "gobench"} {
-		args := []string{"bench", "-impl", "generic", "-keysize", "128", "-modes", "ecb", "-duration", "1ms", "-size", "128", "-format", format}
+		args := []string{"bench", "-impl", "generic", "-keysize", "128", "-modes", "ecb", "-duration", "1ms", "-format", format}
 		cmd := execCommand(t, args...)
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = full, &stderr

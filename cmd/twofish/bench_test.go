@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,14 +49,11 @@ func benchTables(t *testing.T, args ...string) []string {
 	return benchTablesRows(t, rowNames, args...)
 }
 
-// benchTablesRows is benchTables for tables of the rows names. The buffers
-// go up to 4 KiB: the constant-time kernels take 32 or 64 blocks per call,
-// so on shorter ones every length costs the same, and the slope (the cost
-// per byte) comes out as noise around zero.
+// benchTablesRows is benchTables for tables of the rows names.
 func benchTablesRows(t *testing.T, names []string, args ...string) []string {
 	t.Helper()
 	modelClock(t)
-	args = append([]string{"bench", "-size", "4096", "-duration", "1ms"}, args...)
+	args = append(slices.Clone(quick), args...)
 	status, stdout, stderr := runTool(t, args...)
 	if status != exitOK {
 		t.Fatalf("twofish %q: exit status %d, stderr:\n%s", args, status, stderr)

@@ -22,10 +22,15 @@ type result struct {
 	// Method is "slope" for the tables (the slope of time against buffer
 	// length up to Size, without the cost per call) and "call" for -sweep
 	// (the time of one call on Size bytes, divided by Size).
-	Method    string   `json:"method"`
+	Method string `json:"method"`
+	// NsPerByte is what was measured. A slope that is not positive, which
+	// only noise makes (a fit's shorter lengths timed slower than its
+	// longer ones), is a failed measurement: MiBPerSec is 0 and CPerByte
+	// null then, the text table shows "-" and -format gobench leaves the
+	// result out.
 	NsPerByte float64  `json:"ns_per_byte"`
 	MiBPerSec float64  `json:"mib_per_s"`
-	CPerByte  *float64 `json:"cycles_per_byte"` // null if the clock cannot be measured
+	CPerByte  *float64 `json:"cycles_per_byte"` // null if the clock cannot be measured or the measurement failed
 	MHz       *float64 `json:"mhz"`             // null if the clock cannot be measured
 	Calls     int      `json:"calls"`           // calls per timing
 }
@@ -36,11 +41,15 @@ func newResult(t target, r row, size int, method string, m measurement) result {
 		Cipher: t.cipher, Impl: t.impl, Key: t.bits, Mode: r.mode, Dir: r.dir, Size: size, Method: method,
 		NsPerByte: m.ns, Calls: m.loops,
 	}
+	if m.mhz > 0 {
+		mhz := m.mhz
+		res.MHz = &mhz
+	}
 	if m.ns > 0 {
 		res.MiBPerSec = 1e9 / (m.ns * (1 << 20))
 		if m.mhz > 0 {
-			c, mhz := m.ns*m.mhz/1000, m.mhz
-			res.CPerByte, res.MHz = &c, &mhz
+			c := m.ns * m.mhz / 1000
+			res.CPerByte = &c
 		}
 	}
 	return res
@@ -288,7 +297,8 @@ func formatFloat(v float64) string {
 // Benchmark<Cipher>Sweep/... for -sweep, with MB/s, cycles/B and the time:
 // ns/op, of one call on size bytes, for -sweep, and ns/B, the slope, for
 // the tables, whose fits leave the cost per call out (so slope times size
-// is no call's time, and is not written as ns/op). A "/" in an
+// is no call's time, and is not written as ns/op). A failed measurement has
+// no line. A "/" in an
 // implementation name becomes "-", as "/" separates the name's parts.
 type gobenchReporter struct{ w io.Writer }
 
@@ -308,6 +318,9 @@ func (p *gobenchReporter) endTable()         {}
 func (p *gobenchReporter) finish() error     { return nil }
 
 func (p *gobenchReporter) result(r result) {
+	if r.NsPerByte <= 0 {
+		return // a failed measurement, which benchstat would average in
+	}
 	time := formatFloat(r.NsPerByte) + " ns/B"
 	if r.Method == "call" {
 		time = formatFloat(r.NsPerByte*float64(r.Size)) + " ns/op"

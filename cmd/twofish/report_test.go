@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -17,10 +18,12 @@ import (
 	"testing"
 
 	"github.com/twofish-go/twofish"
+	"github.com/twofish-go/twofish/internal/cpuclock"
 )
 
-// quick are bench flags that make a run short.
-var quick = []string{"bench", "-size", "256", "-duration", "1ms"}
+// quick are bench flags that make a run short: buffers of up to 8 KiB, the
+// least -size.
+var quick = []string{"bench", "-duration", "1ms"}
 
 // TestBenchModes checks that -modes keeps the rows of the modes it names,
 // in the usual order.
@@ -43,10 +46,25 @@ func benchOutput(t *testing.T, args ...string) string {
 	return stdout
 }
 
+// modelNs is what a result costs per byte on the model clock (modelClock):
+// 1 ns a byte by slope; with the 100 ns a call, per call, on a message of
+// size bytes.
+func modelNs(r result) float64 {
+	if r.Method == "call" {
+		return float64(100+r.Size) / float64(r.Size)
+	}
+	return 1
+}
+
+// near reports whether got is want up to rounding.
+func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }
+
 // TestBenchJSON checks -format json: one object with the header and a
-// result per row of each target, and with -sweep one per size too.
+// result per row of each target, and with -sweep one per size too (but for
+// key setup, which does not depend on a message's size), each with the
+// model clock's cost and what follows from it.
 func TestBenchJSON(t *testing.T) {
-	out := benchOutput(t, "-format", "json", "-impl", "generic", "-keysize", "128,256", "-modes", "xts", "-compare", "-sweep")
+	out := benchOutput(t, "-format", "json", "-impl", "generic", "-keysize", "128,256", "-modes", "xts,key", "-compare", "-sweep")
 	var got struct {
 		CPU, Go, GOOS, GOARCH, Auto string
 		AutoReason                  string    `json:"auto_reason"`
@@ -62,26 +80,56 @@ func TestBenchJSON(t *testing.T) {
 	if got.CPU == "" || got.Go == "" || got.Auto == "" || got.AutoReason == "" || got.AutoPaths.Bulk.Impl != got.Auto || got.Skipped == nil {
 		t.Errorf("header: %+v", got)
 	}
-	// 3 targets (generic, xcrypto, AES) x 2 key sizes x 2 rows, in the
-	// tables and in the sweep at each size.
+	// 3 targets (generic, xcrypto, AES) x 2 key sizes x 3 rows in the
+	// tables, and but for key setup in the sweep at each size.
 	slope, call := 0, 0
 	for _, r := range got.Results {
 		switch {
-		case r.NsPerByte <= 0 || r.MiBPerSec <= 0 || r.Calls <= 0:
+		case r.Calls <= 0:
 			t.Errorf("result %+v", r)
-		case r.Method == "slope" && r.Size == 256:
+		case r.Method == "slope" && r.Size == minSize:
 			slope++
-		case r.Method == "call" && slices.Contains(sweepSizes, r.Size):
+		case r.Method == "call" && slices.Contains(sweepSizes, r.Size) && r.Mode != "KEY":
 			call++
 		default:
 			t.Errorf("result %+v", r)
 		}
-		if (r.MHz == nil) != (r.CPerByte == nil) {
-			t.Errorf("result %+v: cycles per byte and MHz disagree", r)
+		ns := modelNs(r)
+		if !near(r.NsPerByte, ns) || !near(r.MiBPerSec, 1e9/(ns*(1<<20))) {
+			t.Errorf("result %+v: want %v ns/B and %v MiB/s, the model clock's", r, ns, 1e9/(ns*(1<<20)))
+		}
+		switch {
+		case (r.MHz == nil) == cpuclock.Available() || (r.MHz == nil) != (r.CPerByte == nil):
+			t.Errorf("result %+v: MHz and cycles per byte, want both exactly when the clock can be measured", r)
+		case r.MHz != nil && !near(*r.CPerByte, ns**r.MHz/1000):
+			t.Errorf("result %+v: %v cycles per byte at %v MHz, want %v", r, *r.CPerByte, *r.MHz, ns**r.MHz/1000)
 		}
 	}
-	if slope != 3*2*2 || call != 3*2*2*len(sweepSizes) {
-		t.Errorf("%d table results and %d sweep results, want %d and %d", slope, call, 12, 12*len(sweepSizes))
+	if slope != 3*2*3 || call != 3*2*2*len(sweepSizes) {
+		t.Errorf("%d table results and %d sweep results, want %d and %d", slope, call, 18, 12*len(sweepSizes))
+	}
+}
+
+// TestFailedMeasurement checks how a slope that is not positive, which only
+// noise makes, is reported: as the measurement it was, with no speed or
+// cycles per byte from it, "-" in the text table and no gobench line; the
+// clock as measured.
+func TestFailedMeasurement(t *testing.T) {
+	tg := target{label: "Twofish (impl=generic, key=128)", cipher: "Twofish", impl: "generic", bits: 128}
+	r := newResult(tg, row{mode: "CTR", dir: "enc"}, minSize, "slope", measurement{ns: -0.01, mhz: 3000, loops: 7})
+	if r.NsPerByte != -0.01 || r.MiBPerSec != 0 || r.CPerByte != nil || r.MHz == nil || *r.MHz != 3000 {
+		t.Errorf("result %+v", r)
+	}
+	var gobench strings.Builder
+	(&gobenchReporter{w: &gobench}).result(r)
+	if gobench.Len() != 0 {
+		t.Errorf("-format gobench: %q, want nothing", gobench.String())
+	}
+	var text strings.Builder
+	p := &textReporter{w: &text, width: len(tg.label)}
+	p.result(r)
+	if m := rowRE.FindStringSubmatch(text.String()[:len(text.String())-1]); m == nil || m[2] != "-" || m[3] != "-" || m[4] != "-" || m[5] != "3000" {
+		t.Errorf("text row %q", text.String())
 	}
 }
 
@@ -102,13 +150,23 @@ func TestBenchCSV(t *testing.T) {
 		t.Fatalf("records:\n%s", out)
 	}
 	for _, rec := range recs[1:] {
-		if rec[0] != "Twofish" || rec[2] != "192" || rec[3] != "CBC" || rec[5] != "256" || rec[6] != "slope" {
+		if rec[0] != "Twofish" || rec[2] != "192" || rec[3] != "CBC" || rec[5] != strconv.Itoa(minSize) || rec[6] != "slope" {
 			t.Errorf("record %q", rec)
 		}
-		for _, i := range []int{7, 8, 11} {
-			if v, err := strconv.ParseFloat(rec[i], 64); err != nil || v <= 0 {
-				t.Errorf("record %q: column %s", rec, csvColumns[i])
-			}
+		// The model clock's 1 ns a byte, with 4 significant digits.
+		if rec[7] != "1" || rec[8] != "953.7" {
+			t.Errorf("record %q: want 1 ns/B and 953.7 MiB/s", rec)
+		}
+		if calls, err := strconv.Atoi(rec[11]); err != nil || calls <= 0 {
+			t.Errorf("record %q: calls", rec)
+		}
+		cycles, err1 := strconv.ParseFloat(rec[9], 64)
+		mhz, err2 := strconv.ParseFloat(rec[10], 64)
+		switch {
+		case (rec[9] == "") != (rec[10] == "") || (rec[10] == "") == cpuclock.Available():
+			t.Errorf("record %q: cycles per byte and MHz, want both exactly when the clock can be measured", rec)
+		case rec[10] != "" && (err1 != nil || err2 != nil || math.Abs(cycles-mhz/1000) > 1e-3*cycles):
+			t.Errorf("record %q: cycles per byte, want MHz/1000 at 1 ns/B", rec)
 		}
 	}
 }
@@ -134,14 +192,18 @@ func TestBenchGobench(t *testing.T) {
 			t.Errorf("line %q", line)
 		}
 	}
-	for _, want := range []string{"goos: ", "goarch: ", "pkg: ", "cpu: ", "\nBenchmarkAES/mode=CTR/dir=dec/impl=crypto-aes/key=256/size=256\t",
-		"\nBenchmarkTwofish/mode=CTR/dir=enc/impl=xcrypto/key=256/size=256\t"} {
+	for _, want := range []string{"goos: ", "goarch: ", "pkg: ", "cpu: ", "\nBenchmarkAES/mode=CTR/dir=dec/impl=crypto-aes/key=256/size=8192\t",
+		"\nBenchmarkTwofish/mode=CTR/dir=enc/impl=xcrypto/key=256/size=8192\t"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
 	if n != 3*2 {
 		t.Errorf("%d benchmark lines, want 6:\n%s", n, out)
+	}
+	// The model clock's 1 ns a byte.
+	if c := strings.Count(out, "\t1 ns/B\t1000 MB/s"); c != n {
+		t.Errorf("%d of %d lines at 1 ns/B and 1000 MB/s:\n%s", c, n, out)
 	}
 }
 
@@ -157,9 +219,11 @@ func TestBenchSweepText(t *testing.T) {
 			t.Fatalf("sweep table:\n%s", sweep[i])
 		}
 		for j, size := range sweepSizes {
+			// The model clock's 100 ns a call and 1 ns a byte.
+			mibs := formatNumber(1e9 / (float64(100+size) / float64(size) * (1 << 20)))
 			f := strings.Fields(lines[j+1])
-			if len(f) != 6 || f[0]+" "+f[1] != formatSize(size) || f[2] != "|" {
-				t.Errorf("sweep row %q", lines[j+1])
+			if len(f) != 6 || f[0]+" "+f[1] != formatSize(size) || f[2] != "|" || f[3] != mibs || f[4] != mibs || f[5] != mibs {
+				t.Errorf("sweep row %q, want %s MiB/s", lines[j+1], mibs)
 			}
 		}
 	}
@@ -200,6 +264,52 @@ func TestBenchSVG(t *testing.T) {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("no %q in the chart", want)
 		}
+	}
+	// Each bar's height and tooltip and each point's tooltip show the
+	// model clock's speed: 953.7 MiB/s by slope, and per call less at
+	// each size.
+	mibs := 1e9 / (1 << 20)
+	top, _ := niceScale(mibs)
+	height := fmt.Sprintf("%.1f", float64(svgPanel-svgMarginTop-svgMarginBot)*mibs/top)
+	bars := regexp.MustCompile(`<rect [^>]* height="([^"]+)" [^>]*><title>[^<]*: ([^<]*)</title>`).FindAllSubmatch(b, -1)
+	for _, m := range bars {
+		if string(m[1]) != height || string(m[2]) != "953.7 MiB/s" {
+			t.Errorf("bar of height %s: %q, want %s and 953.7 MiB/s", m[1], m[2], height)
+		}
+	}
+	points := regexp.MustCompile(`<circle [^>]*><title>[^<]*, ([0-9]+ (?:B|KiB|MiB)): ([^<]*)</title>`).FindAllSubmatch(b, -1)
+	for _, m := range points {
+		i := slices.IndexFunc(sweepSizes, func(n int) bool { return formatSize(n) == string(m[1]) })
+		if i < 0 || string(m[2]) != formatNumber(1e9/(float64(100+sweepSizes[i])/float64(sweepSizes[i])*(1<<20)))+" MiB/s" {
+			t.Errorf("point %q", m[0])
+		}
+	}
+	if len(bars) != 12 || len(points) != 12*len(sweepSizes) {
+		t.Errorf("%d bars and %d points with tooltips, want 12 and %d", len(bars), len(points), 12*len(sweepSizes))
+	}
+}
+
+// TestSVGColors checks that the targets of a chart never share a colour:
+// there are colours enough for -impl all -compare (auto, ct, every
+// implementation of the build, x/crypto, crypto/aes).
+func TestSVGColors(t *testing.T) {
+	if n := 2 + len(twofish.Implementations()) + 2; n > len(svgColors) {
+		t.Errorf("%d colours for up to %d targets", len(svgColors), n)
+	}
+	for i, c := range svgColors {
+		if slices.Contains(svgColors[:i], c) {
+			t.Errorf("colour %s twice", c)
+		}
+	}
+}
+
+// TestParseKeySizes checks that -keysize keeps each size once, in order, as
+// -impl and -modes do: a size given twice made two tables of one target,
+// whose sweep the chart could not draw.
+func TestParseKeySizes(t *testing.T) {
+	got, err := parseKeySizes("256, 128,256,128")
+	if err != nil || !slices.Equal(got, []int{256, 128}) {
+		t.Errorf("parseKeySizes: %v, %v; want [256 128]", got, err)
 	}
 }
 

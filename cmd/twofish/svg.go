@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -26,13 +27,19 @@ const (
 	svgMarginBot = 60  // room for the x axis labels
 )
 
-// svgColors are the colours of the targets, in order (Tableau 10).
+// svgColors are the colours of the targets, in order: Tableau 10, then a
+// darker shade of each. There are enough for every target of -impl all
+// -compare (auto, ct, every implementation of the build, x/crypto and
+// crypto/aes), so no two bars of a chart share a colour.
 var svgColors = []string{"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"}
+	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+	"#2b4c6f", "#a35a14", "#8c2d2e", "#3d7470", "#2f6b2a",
+	"#a08a1c", "#6b3f63", "#c4547a", "#5c4331", "#5f5a57"}
 
 // writeSVG writes the charts of results, measured for targets on the
-// machine h describes, to the file name.
-func writeSVG(name string, h benchHeader, targets []target, results []result) error {
+// machine h describes, to the file name, saying on stderr if a signal stops
+// it.
+func writeSVG(name string, h benchHeader, targets []target, results []result, stderr io.Writer) error {
 	var body bytes.Buffer
 	y := 50
 	for _, bits := range keySizesOf(targets) {
@@ -51,17 +58,20 @@ func writeSVG(name string, h benchHeader, targets []target, results []result) er
 		esc("twofish bench: "+h.CPU+", "+h.Go+" "+h.GOOS+"/"+h.GOARCH))
 	b.Write(body.Bytes())
 	b.WriteString("</svg>\n")
-	return writeChart(name, b.Bytes())
+	return writeChart(name, b.Bytes(), stderr)
 }
 
 // writeChart writes b to the file name as enc's outputs are written: under
 // a temporary name, renamed into place once all of it is on disk, so that a
-// failed write (a full disk) leaves neither a partial chart nor an existing
-// file truncated, as os.WriteFile would. An existing file is replaced, as
-// -svg always has, and the chart is readable by all (0644), where the
-// temporary file is created for its owner only.
-func writeChart(name string, b []byte) error {
-	out, err := createOutput(name, nil, true, nil)
+// failed write (a full disk) or a signal leaves neither a partial chart nor
+// an existing file truncated, as os.WriteFile would, nor the temporary file.
+// An existing file is replaced, as -svg always has, and the chart is
+// readable by all (0644), where the temporary file is created for its owner
+// only.
+func writeChart(name string, b []byte, stderr io.Writer) error {
+	clean := newCleanup(stderr, "bench -svg")
+	defer clean.stop()
+	out, err := clean.create(name, nil, true, nil)
 	if err == nil && out.tmp != nil {
 		err = out.tmp.Chmod(0o644)
 	}
@@ -69,9 +79,7 @@ func writeChart(name string, b []byte) error {
 		_, err = out.w.Write(b)
 	}
 	if err == nil {
-		err = out.commit()
-	} else if out != nil {
-		out.abort()
+		err = clean.do(out.commit)
 	}
 	if err != nil {
 		return fmt.Errorf("-svg %s", strings.TrimPrefix(err.Error(), "-out "))
@@ -130,7 +138,7 @@ func barChart(b *bytes.Buffer, top, bits int, targets []target, results []result
 			bh := float64(h) * v / yMax
 			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s</title></rect>`+"\n",
 				gx+groupW*0.1+float64(j)*barW, float64(y0+h)-bh, barW, bh, svgColors[j%len(svgColors)],
-				esc(fmt.Sprintf("%s, %s: %s MiB/s", t.label, name, formatNumber(v))))
+				esc(fmt.Sprintf("%s, %s: %s", t.label, name, formatMiBs(v))))
 		}
 		fmt.Fprintf(b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", gx+groupW/2, y0+h+18, esc(name))
 	}
@@ -174,7 +182,7 @@ func lineChart(b *bytes.Buffer, top int, g sweepGroup) {
 		for i, v := range s.mibs {
 			fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s</title></circle>`+"\n",
 				px(i), float64(y0+h)-float64(h)*v/yMax, color,
-				esc(fmt.Sprintf("%s, %s: %s MiB/s", s.name, formatSize(sweepSizes[i]), formatNumber(v))))
+				esc(fmt.Sprintf("%s, %s: %s", s.name, formatSize(sweepSizes[i]), formatMiBs(v))))
 		}
 		names = append(names, s.name)
 	}
@@ -220,6 +228,15 @@ func niceScale(peak float64) (top, step float64) {
 		}
 	}
 	return math.Ceil(peak/step) * step, step
+}
+
+// formatMiBs spells a speed of v MiB/s for a tooltip; 0 is a failed
+// measurement.
+func formatMiBs(v float64) string {
+	if v > 0 {
+		return formatNumber(v) + " MiB/s"
+	}
+	return "not measured"
 }
 
 // seriesName is the name of the bar or line that r belongs to.

@@ -21,12 +21,14 @@ func printHeader(w io.Writer, width int, label string) {
 // "-".
 func printRow(w io.Writer, width int, name string, ns, mhz float64) {
 	nsB, mibS, cB, mhzS := "-", "-", "-", "-"
+	if mhz > 0 {
+		mhzS = formatNumber(mhz)
+	}
 	if ns > 0 {
 		nsB = formatNumber(ns)
 		mibS = formatNumber(1e9 / (ns * (1 << 20)))
 		if mhz > 0 {
 			cB = formatNumber(ns * mhz / 1000)
-			mhzS = formatNumber(mhz)
 		}
 	}
 	fmt.Fprintf(w, "%*s | %9s ns/B %9s MiB/s %9s c/B %9s\n", width, name, nsB, mibS, cB, mhzS)

@@ -53,7 +53,9 @@ func Sum(ds []time.Duration) time.Duration {
 	return s
 }
 
-// Median is the median of ds, which it sorts.
+// Median is the median of ds, which it sorts: the middle value, and of an
+// even number the upper of the two middle ones (a time measured, where the
+// mean of two would be one never measured).
 func Median(ds []time.Duration) time.Duration {
 	slices.Sort(ds)
 	return ds[len(ds)/2]

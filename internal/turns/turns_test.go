@@ -41,3 +41,22 @@ func TestTakeAlternates(t *testing.T) {
 		}
 	}
 }
+
+// TestStatistics checks Sum, Median (the upper middle value of an even
+// number) and Ratio.
+func TestStatistics(t *testing.T) {
+	odd := []time.Duration{5, 1, 4, 2, 3}
+	even := []time.Duration{40, 10, 30, 20}
+	if got := Sum(odd); got != 15 {
+		t.Errorf("Sum = %v, want 15", got)
+	}
+	if got := Median(odd); got != 3 {
+		t.Errorf("Median of 1..5 = %v, want 3", got)
+	}
+	if got := Median(even); got != 30 {
+		t.Errorf("Median of 10, 20, 30, 40 = %v, want 30", got)
+	}
+	if got := Ratio(Sum, even, odd); got != 100.0/15 {
+		t.Errorf("Ratio of sums = %v, want %v", got, 100.0/15)
+	}
+}
