@@ -25,8 +25,11 @@ const (
 // standard 12-byte nonce and 16-byte tag. b must have 16-byte blocks; with a
 // *Cipher, the key stream comes from the kernels many blocks at a time.
 // GHASH uses carry-less multiplication instructions where the CPU has them
-// (PCLMULQDQ, VPCLMULQDQ on amd64, PMULL on arm64) and portable
-// constant-time code elsewhere; neither looks anything up in a table.
+// (PCLMULQDQ, VPCLMULQDQ on amd64, PMULL on arm64) and portable code
+// elsewhere; neither looks anything up in a table. The portable code is
+// constant-time where integer multiplication is, as on x86, arm64 and
+// ARMv7-A cores, but not on some small 32-bit ones (ARM7TDMI, ARM9,
+// Cortex-M3), whose multipliers end early on small operands.
 //
 // crypto/cipher.NewGCM, NewGCMWithNonceSize and NewGCMWithTagSize called
 // with a *Cipher return this implementation too, through Cipher.NewGCM.

@@ -55,7 +55,8 @@ func NewCipher(key []byte) (*Cipher, error) {
 // avx512-vbmi, else avx2-ct, or arm64-neon, else generic-ct), whatever
 // TWOFISH_IMPL says.
 // The modes and AEADs built on the Cipher stay constant-time (GHASH has no
-// tables either). The table kernels that NewCipher uses for single blocks and
+// tables either; NewGCM says which small 32-bit cores its portable code's
+// multiplications are not constant-time on). The table kernels that NewCipher uses for single blocks and
 // short runs everywhere, and for long runs on CPUs without AVX-512 VBMI,
 // are up to 8x faster there than the vector constant-time kernels (a single
 // block on Zen 5; long runs with AVX2 0.96-1.3x there, 2x on Zen 1), and

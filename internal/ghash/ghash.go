@@ -42,7 +42,12 @@ import (
 // parts, every fifth bit, so that an integer product of two parts adds at
 // most 13 one-bits in any column, which fits in four bits and cannot carry
 // into the next column of the same part (five columns on). The parts of
-// the key are computed once per key.
+// the key are computed once per key. The integer multiplications take the
+// same time whatever their operands on x86, arm64 and ARMv7-A cores, but
+// not on some small ones (ARM7TDMI, ARM9 and Cortex-M3 end a multiplication
+// early on small operands; on 32-bit ports Go builds a 64-bit product from
+// 32-bit ones): there this code is only as constant-time as the core's
+// multiplier.
 
 // fe is an element of GF(2^128) in GCM's bit order, as a 128-bit integer:
 // hi holds bytes 0 to 7 of the block, big-endian, and lo bytes 8 to 15.

@@ -213,7 +213,7 @@ func (ct *ctSchedule) setKey(w keyWords) {
 			q, c := secondKey(w, s, j)
 			for i, f := range &secondFixed[q] {
 				// Eight entries at a time, in either byte order.
-				b := c[i] * 0x0101010101010101
+				b := spread8(c[i])
 				t := &ct.second[s][j][i]
 				binary.LittleEndian.PutUint64(t[:8], binary.LittleEndian.Uint64(f[:8])^b)
 				binary.LittleEndian.PutUint64(t[8:], binary.LittleEndian.Uint64(f[8:])^b)
@@ -230,10 +230,20 @@ func (p *packedSchedule) setKey(w keyWords) {
 		for j := range 4 {
 			q, c := secondKey(w, s, j)
 			for i := range 3 {
-				p.packed[s][j][i] = packedSecond[q][i] ^ c[i]*0x1111111111111111
+				p.packed[s][j][i] = packedSecond[q][i] ^ spread8(c[i]|c[i]<<4)
 			}
 		}
 	}
+}
+
+// spread8 returns x, below 256, in every byte: by shifts, where a
+// multiplication by 0x0101010101010101 takes a time that depends on x on
+// some 32-bit cores (Go's 64-bit product is 32-bit multiplications there,
+// which ARM9 and Cortex-M3's UMULL end early on small operands).
+func spread8(x uint64) uint64 {
+	x |= x << 8
+	x |= x << 16
+	return x | x<<32
 }
 
 // The second layer of a q that a key byte κ = (hi, lo) follows
