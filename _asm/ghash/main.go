@@ -49,7 +49,7 @@
 //
 // The blocks left over (fewer than a full run) are hashed as one shorter
 // run, meeting the powers H^r..H^1: with xmm registers, and in the AVX-512
-// function with zmm registers from three blocks (tailAVX512).
+// function with zmm registers from four blocks (tailAVX512).
 //
 // No memory address depends on data or key, and the only branches are on
 // the count: the code is constant-time.
