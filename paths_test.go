@@ -43,6 +43,48 @@ func TestPaths(t *testing.T) {
 	}
 }
 
+// TestPathsFusedFrom checks Paths.FusedFrom against what the modes do: on
+// a Cipher whose bulk kernels fuse modes, CTR and CFB decryption give a
+// run of FusedFrom blocks to the fused kernels and leave one a block
+// shorter to the plan's ladder; on one whose kernels fuse nothing,
+// FusedFrom is 0.
+func TestPathsFusedFrom(t *testing.T) {
+	r := testRand(t)
+	key := randBytes(r, 32)
+	def, _ := NewCipher(key)
+	ct, _ := NewCipherConstantTime(key)
+	ciphers := map[string]*Cipher{"NewCipher": def, "NewCipherConstantTime": ct}
+	for _, impl := range Implementations() {
+		if impl.Supported {
+			ciphers[impl.Name] = mustCipher(t, key, impl.Name)
+		}
+	}
+	for name, c := range ciphers {
+		from := c.Paths().FusedFrom
+		if from == 0 {
+			if c.k.Fused() {
+				t.Errorf("%s: FusedFrom 0, but its kernels fuse modes", name)
+			}
+			continue
+		}
+		iv := randBytes(r, BlockSize)
+		for _, n := range []int{from, from - 1} {
+			src := randBytes(r, n*BlockSize)
+			dst := make([]byte, len(src))
+			want := 0
+			if n == from {
+				want = len(src)
+			}
+			if got := NewCTR(c, iv).(*stream).fused(dst, src); got != want {
+				t.Errorf("%s: CTR of %d blocks: the fused kernels took %d bytes, want %d (FusedFrom %d)", name, n, got, want, from)
+			}
+			if got := NewCFBDecrypter(c, iv).(*cfb).fused(dst, src); got != want {
+				t.Errorf("%s: CFB decryption of %d blocks: the fused kernels took %d bytes, want %d (FusedFrom %d)", name, n, got, want, from)
+			}
+		}
+	}
+}
+
 // TestDefaultCiphers runs the ciphers of NewCipher and
 // NewCipherConstantTime, whose paths mix kernels, against generic in every
 // mode, for messages around the crossover from short to long runs and

@@ -112,7 +112,8 @@ type Paths struct {
 	Single Path
 	// Short serves runs of fewer than ShortBelow blocks, and what is left
 	// of a longer run after the last whole group of Bulk's kernel when
-	// that is shorter too.
+	// that is shorter too, but for the modes that Bulk's kernels fuse
+	// from FusedFrom blocks on.
 	Short Path
 	// Bulk serves runs of ShortBelow blocks or more: ECB, CBC and CFB
 	// decryption, CTR, XTS, GCM, OCB. It takes a remainder of ShortBelow
@@ -123,6 +124,12 @@ type Paths struct {
 	// every run: a Cipher pinned to one (NewCipherImpl, TWOFISH_IMPL) and
 	// one from NewCipherConstantTime.
 	ShortBelow int
+	// FusedFrom is, where Bulk's kernels do a mode's work in the kernel
+	// (avx512-vbmi, avx512-gfni: CTR, CBC and CFB decryption, XTS, OCB),
+	// the run length in blocks, a partial last block counting as one,
+	// from which they take those modes' runs whatever ShortBelow says; 0
+	// where they fuse no mode.
+	FusedFrom int
 }
 
 // A Path is an implementation, as Implementations names it, and whether it
@@ -142,7 +149,11 @@ func (c *Cipher) Paths() Paths {
 	path := func(k *kernel.Kernel) Path {
 		return Path{k.Name, kernel.Pin(k).ConstantTime()}
 	}
-	return Paths{Single: path(p.Single), Short: path(p.Short), Bulk: path(p.Bulk), ShortBelow: p.From}
+	ps := Paths{Single: path(p.Single), Short: path(p.Short), Bulk: path(p.Bulk), ShortBelow: p.From}
+	if c.k.Fused() {
+		ps.FusedFrom = fusedMin / BlockSize
+	}
+	return ps
 }
 
 // ConstantTime reports whether no operation of c can run a kernel that

@@ -57,6 +57,7 @@ type pathsJSON struct {
 	Short      pathJSON `json:"short"`
 	Bulk       pathJSON `json:"bulk"`
 	ShortBelow int      `json:"short_below"` // runs of fewer blocks are short
+	FusedFrom  int      `json:"fused_from"`  // but the fused modes' from this many
 }
 
 // pathJSON is twofish.Path in "twofish info -json".
@@ -67,7 +68,7 @@ type pathJSON struct {
 
 func toPathsJSON(p twofish.Paths) pathsJSON {
 	j := func(p twofish.Path) pathJSON { return pathJSON(p) }
-	return pathsJSON{j(p.Single), j(p.Short), j(p.Bulk), p.ShortBelow}
+	return pathsJSON{j(p.Single), j(p.Short), j(p.Bulk), p.ShortBelow, p.FusedFrom}
 }
 
 // optionJSON is one implementation a choice had.
@@ -160,11 +161,17 @@ func paths() (def, ct twofish.Paths) {
 // shapes says which implementation serves each shape of work for
 // NewCipher, and whether that is constant-time, with NewCipherConstantTime's
 // choice where it is not: two lines.
-func shapes() string {
-	def, ct := paths()
+func shapes() string { return shapesOf(paths()) }
+
+// shapesOf is shapes for the paths def of NewCipher and ct of
+// NewCipherConstantTime.
+func shapesOf(def, ct twofish.Paths) string {
 	short := "short runs " + def.Short.Impl
 	if def.ShortBelow > 0 {
 		short = "runs under " + strconv.Itoa(def.ShortBelow) + " blocks " + def.Short.Impl
+		if def.FusedFrom > 0 && def.FusedFrom < def.ShortBelow {
+			short += " (CTR, CBC and CFB decryption, XTS and OCB " + def.Bulk.Impl + " from " + strconv.Itoa(def.FusedFrom) + ")"
+		}
 	}
 	s := "NewCipher: long runs " + def.Bulk.Impl + ", " + short + ", single blocks " + def.Single.Impl + "\n"
 	var tables []string

@@ -74,11 +74,31 @@ func TestInfo(t *testing.T) {
 	c, _ := twofish.NewCipher(make([]byte, 16))
 	p := c.Paths()
 	if want := "NewCipher: long runs " + p.Bulk.Impl + ", "; !strings.HasPrefix(lines[len(lines)-2], want) ||
-		!strings.HasSuffix(lines[len(lines)-2], ", single blocks "+p.Single.Impl) || !strings.Contains(lines[len(lines)-2], " "+p.Short.Impl+",") {
+		!strings.HasSuffix(lines[len(lines)-2], ", single blocks "+p.Single.Impl) || !strings.Contains(lines[len(lines)-2], " "+p.Short.Impl+",") && !strings.Contains(lines[len(lines)-2], " "+p.Short.Impl+" (") {
 		t.Errorf("line %q, want the paths %+v", lines[len(lines)-2], p)
 	}
 	if want := "constant time: " + yesNo(c.ConstantTime()) + ","; !strings.HasPrefix(lines[len(lines)-1], want) {
 		t.Errorf("last line %q, want it to start %q", lines[len(lines)-1], want)
+	}
+}
+
+// TestShapesFused checks that the line on NewCipher's paths says where the
+// fused modes leave the short-run crossover: on a Zen 5 without GFNI,
+// avx512-vbmi's fused kernels take CTR from 5 blocks, its plain ones runs
+// from 7.
+func TestShapesFused(t *testing.T) {
+	def := twofish.Paths{
+		Single: twofish.Path{Impl: "amd64-1way"}, Short: twofish.Path{Impl: "amd64-3way"},
+		Bulk: twofish.Path{Impl: "avx512-vbmi", ConstantTime: true}, ShortBelow: 7, FusedFrom: 5,
+	}
+	ct := twofish.Paths{Single: def.Bulk, Short: def.Bulk, Bulk: def.Bulk}
+	want := "NewCipher: long runs avx512-vbmi, runs under 7 blocks amd64-3way (CTR, CBC and CFB decryption, XTS and OCB avx512-vbmi from 5), single blocks amd64-1way\n"
+	if got, _, _ := strings.Cut(shapesOf(def, ct), "constant time"); got != want {
+		t.Errorf("shapesOf = %q, want %q", got, want)
+	}
+	def.ShortBelow = 4 // avx512-gfni's: the fused modes follow it
+	if got, _, _ := strings.Cut(shapesOf(def, ct), "constant time"); strings.Contains(got, "from 5") {
+		t.Errorf("shapesOf = %q, with the fused modes from 5 blocks and the crossover at 4", got)
 	}
 }
 

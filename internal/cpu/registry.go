@@ -98,12 +98,12 @@ func Decide(f Facts) Choices {
 		Single: Choice{Part: Single, Options: options(Single, blockImpls)},
 		BlockCT: first(BlockCT, blockCTImpls,
 			"the fastest constant-time kernel this CPU runs: no secret-dependent memory access or branch, and TWOFISH_IMPL does not apply"),
-		Scalar:  first(Scalar, scalarImpls, scalarWhy),
-		GHASH:   first(GHASH, ghashImpls, "the widest carry-less multiplication this CPU runs"),
-		OCBMask: ocbMaskPolicy(f, first(OCBMask, ocbMaskImpls, "the widest vectors this CPU runs")),
-		KeySched: first(KeySched, keySchedImpls,
-			"the first this CPU runs, with no secret-indexed access: on AVX-512 VBMI the S-boxes 64 entries at a time in zmm registers, 10-12x the Go table pass on Zen 5 (BenchmarkExpand); on AVX2 the table kernels' S-boxes 32 entries at a time from q0's and q1's t-boxes with VPSHUFB, 5.3-6.5x the Go table pass on Zen 5 (BenchmarkExpand, rows avx2 and tables), and the constant-time layouts' subkeys the same way"),
+		Scalar:   first(Scalar, scalarImpls, scalarWhy),
+		GHASH:    first(GHASH, ghashImpls, "the widest carry-less multiplication this CPU runs"),
+		OCBMask:  ocbMaskPolicy(f, first(OCBMask, ocbMaskImpls, "the widest vectors this CPU runs")),
+		KeySched: first(KeySched, keySchedImpls, ""),
 	}
+	c.KeySched.Reason = keySchedReason(c.KeySched.Name)
 	var s shape
 	switch {
 	case c.Block.Has("amd64-3way"):
@@ -133,6 +133,18 @@ func ocbMaskPolicy(f Facts, c Choice) Choice {
 		c.Name, c.Reason = "avx2", "AVX-512 without VBMI (Skylake-SP to Cooper Lake): no zmm instructions, which lower those cores' clock"
 	}
 	return c
+}
+
+// keySchedReason is the reason of the key schedule name's choice: the
+// first of keySchedImpls that the CPU runs.
+func keySchedReason(name string) string {
+	switch name {
+	case "avx512-vbmi":
+		return "the first this CPU runs, with no secret-indexed access: the S-boxes 64 entries at a time in zmm registers, 10-12x the Go table pass on Zen 5 (BenchmarkExpand)"
+	case "avx2":
+		return "the first this CPU runs, with no secret-indexed access: the table kernels' S-boxes 32 entries at a time from q0's and q1's t-boxes with VPSHUFB, 5.3-6.5x the Go table pass on Zen 5 (BenchmarkExpand, rows avx2 and tables), and the constant-time layouts' subkeys the same way"
+	}
+	return "no vector schedule for this CPU in this build: Go code, which looks the table kernels' S-boxes up by key bytes (those kernels index key-dependent tables anyway) and builds the constant-time kernels' layouts with no secret-indexed access"
 }
 
 // supports reports whether a CPU with the facts f runs the implementation
