@@ -215,11 +215,15 @@ func TestImplEnvironment(t *testing.T) {
 		}
 		return rest
 	}
-	// The child must see the CPU this process sees, which it does not where
-	// go test -exec runs this binary under an emulator of another CPU
-	// (qemu-x86_64 -cpu EPYC in .ci/run) and the child runs natively.
+	// The child sees the CPU this process sees, but where go test -exec
+	// runs this binary under an emulator of another CPU (qemu-x86_64 -cpu
+	// EPYC in .ci/run, which says so with TWOFISH_TEST_EMULATED=1) and the
+	// child runs natively.
 	if ct, rest := run(""); ct != "ct="+ctWant.Implementation() || !strings.HasPrefix(rest, "auto="+auto+" ") {
-		t.Skipf("the child process sees another CPU (%s %s), as where this binary runs under an emulator and its children natively", ct, rest)
+		if os.Getenv("TWOFISH_TEST_EMULATED") == "1" {
+			t.Skipf("the child process sees another CPU (%s %s): this binary runs under an emulator and its children natively", ct, rest)
+		}
+		t.Fatalf("TWOFISH_IMPL unset: the child process runs %s %s, want %s and auto=%s", ct, rest, "ct="+ctWant.Implementation(), auto)
 	}
 	for _, impl := range Implementations() {
 		if !impl.Supported {

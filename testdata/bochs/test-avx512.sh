@@ -7,10 +7,13 @@
 # tests (-short), the differential test against generic, the single-block
 # entry points, the guard-page tests and the fused CTR, CBC, CFB, XTS (of
 # one tweak a call and of a tweak a half-group) and OCB kernels against
-# the modes in Go (trimmed by -short), all for avx512-vbmi alone, and the
+# the modes in Go (trimmed by -short), their partial and short-output
+# calls, the vector key schedule (against the Go one, and between guard
+# pages) and OCB's zmm offsets pass, all for avx512-vbmi alone, and the
 # plan that the policy makes for AVX-512 CPUs (avx512-vbmi for long runs,
 # the table kernels for short runs and single blocks, their tables built
-# on use by tablesFromSlicedAVX512), with
+# on use by tablesFromSlicedAVX512, also from goroutines at once, and
+# between guard pages), with
 # TWOFISH_TEST_REQUIRE=avx512-vbmi so that a kernel that the guest cannot
 # run fails instead of being skipped. It fails unless every one of those
 # tests reports PASS for avx512-vbmi.
@@ -59,7 +62,10 @@ mkdir -p "$W/work"
 
 tests='TestKnownAnswers|TestMonteCarlo|TestDifferential|TestSingleBlocks|TestGuardPages|TestRequiredKernels|TestPlans|TestPlanSingleBlocks|TestTablesOnUse'
 tests=$tests'|TestFusedGroupsAssembly|TestCTRGroupsCarry|TestGCMGroupsCounter|TestXTSHalves|TestFusedGuardPages|TestWordKernelsGuardPages|TestOCBGroupsAssembly|TestAVX512WordKernels'
-run="^($tests)\$/^(avx512-vbmi|[A-Z]+_[DE]_M)\$/^(avx512-vbmi|key=[0-9]+)\$"
+tests=$tests'|TestFusedPartial|TestFusedShortDst|TestScheduleAVX512|TestScheduleAVX512Guarded|TestOCBMaskAssembly|TestOCBMaskGuardPages|TestPlansGuardPages|TestTablesOnUseConcurrent|TestChainBuildsTables'
+# OCB's offsets name their pass avx512; TestScheduleAVX512 runs a subtest
+# per key size.
+run="^($tests)\$/^(avx512-vbmi|avx512|key=[0-9]+|[A-Z]+_[DE]_M)\$/^(avx512-vbmi|key=[0-9]+)\$"
 # Go's runtime uses AVX-512 with GFNI itself: since Go 1.26 its garbage
 # collector scans spans with VGF2P8AFFINEQB where the CPU has GFNI,
 # AVX512BW, VL, DQ, BITALG and VBMI (internal/runtime/gc/scan), and Bochs
@@ -85,6 +91,9 @@ for t in TestKnownAnswers/avx512-vbmi TestMonteCarlo/ECB_E_M/avx512-vbmi TestMon
   TestSingleBlocks/avx512-vbmi TestGuardPages/avx512-vbmi TestPlans/avx512-vbmi TestPlanSingleBlocks/avx512-vbmi \
   TestFusedGroupsAssembly/avx512-vbmi TestCTRGroupsCarry/avx512-vbmi TestGCMGroupsCounter/avx512-vbmi TestXTSHalves/avx512-vbmi TestFusedGuardPages/avx512-vbmi TestWordKernelsGuardPages/avx512-vbmi \
   TestOCBGroupsAssembly/avx512-vbmi TestAVX512WordKernels/avx512-vbmi \
+  TestFusedPartial/avx512-vbmi TestFusedShortDst/avx512-vbmi TestScheduleAVX512/key=128 TestScheduleAVX512/key=192 \
+  TestScheduleAVX512/key=256 TestScheduleAVX512Guarded TestOCBMaskAssembly/avx512 TestOCBMaskGuardPages/avx512 \
+  TestPlansGuardPages/avx512-vbmi TestTablesOnUseConcurrent/avx512-vbmi TestChainBuildsTables \
   TestRequiredKernels; do
   grep -q -- "--- PASS: $t " "$W/out.txt" || { echo "FAIL: no PASS line for $t"; fail=1; }
 done
