@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/twofish-go/twofish"
+	"github.com/twofish-go/twofish/internal/gf128"
 )
 
 // TestSealCommitsToKey builds a chunk that GCM authenticates under two
@@ -30,14 +31,14 @@ func TestSealCommitsToKey(t *testing.T) {
 
 	// Each key's hash key H, its E(J0) and its key stream for blocks 1
 	// and 2, as GCM makes them from the file key.
-	type gcmKey struct{ h, ej0, ks1, ks2 gf128 }
+	type gcmKey struct{ h, ej0, ks1, ks2 gf128.Elem }
 	expand := func(secret []byte) gcmKey {
 		fk, err := hkdf.Key(sha256.New, secret, h.salt[:], sealKeyInfo, 32)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c, _ := twofish.NewCipher(fk)
-		enc := func(ctr uint32) (b gf128) {
+		enc := func(ctr uint32) (b gf128.Elem) {
 			in := binary.BigEndian.AppendUint32(bytes.Clone(nonce), ctr)
 			c.Encrypt(b[:], in)
 			return b
@@ -48,18 +49,18 @@ func TestSealCommitsToKey(t *testing.T) {
 		return g
 	}
 	g1, g2 := expand(k1), expand(k2)
-	var m1, m2 gf128
+	var m1, m2 gf128.Elem
 	copy(m1[:], "pay Alice 10    ")
 	copy(m2[:], "pay Mallory 1000")
 	// Block 1 says m1 under k1, block 2 says m2 under k2; block 3 is c3.
 	// A tag is GHASH(ad, c1 c2 0, lengths) + c3·H² + E(J0), so the tags
 	// agree where c3 = (GHASH₁ + E₁(J0) + GHASH₂ + E₂(J0)) / (H₁² + H₂²).
-	c1, c2 := m1.add(g1.ks1), m2.add(g2.ks2)
+	c1, c2 := m1.Add(g1.ks1), m2.Add(g2.ks2)
 	ct := append(append(c1[:], c2[:]...), make([]byte, 16)...)
-	base := func(g gcmKey) gf128 { return ghashOf(g.h, ad, ct).add(g.ej0) }
-	c3 := base(g1).add(base(g2)).mul(g1.h.mul(g1.h).add(g2.h.mul(g2.h)).inverse())
+	base := func(g gcmKey) gf128.Elem { return gf128.GHASH(g.h, ad, ct).Add(g.ej0) }
+	c3 := base(g1).Add(base(g2)).Mul(g1.h.Mul(g1.h).Add(g2.h.Mul(g2.h)).Inverse())
 	copy(ct[32:], c3[:])
-	tag := ghashOf(g1.h, ad, ct).add(g1.ej0)
+	tag := gf128.GHASH(g1.h, ad, ct).Add(g1.ej0)
 	chunk := append(ct, tag[:]...)
 
 	// The chunk itself opens under both keys, to both messages.
@@ -95,57 +96,4 @@ func TestSealCommitsToKey(t *testing.T) {
 	if status != exitFailure || stdout != "" || !strings.Contains(stderr, "its MAC does not match") {
 		t.Errorf("open with the other key to standard output: status %d, %d bytes out, %q; want %d, none, the MAC's error", status, len(stdout), stderr, exitFailure)
 	}
-}
-
-// gf128 is an element of GCM's field, in its bit order: the first bit of
-// the first byte is the coefficient of x^0.
-type gf128 [16]byte
-
-func (a gf128) add(b gf128) gf128 {
-	for i := range a {
-		a[i] ^= b[i]
-	}
-	return a
-}
-
-// mul is NIST SP 800-38D's Algorithm 1, a bit at a time.
-func (a gf128) mul(b gf128) (z gf128) {
-	v := b
-	for i := range 128 {
-		if a[i/8]>>(7-i%8)&1 == 1 {
-			z = z.add(v)
-		}
-		carry := v[15] & 1
-		for k := 15; k > 0; k-- {
-			v[k] = v[k]>>1 | v[k-1]<<7
-		}
-		v[0] >>= 1
-		if carry == 1 {
-			v[0] ^= 0xe1
-		}
-	}
-	return z
-}
-
-// inverse is a^(2^128-2).
-func (a gf128) inverse() gf128 {
-	r := gf128{0x80} // 1
-	// r = a^(2^n-1) after n rounds.
-	for range 127 {
-		r = r.mul(r).mul(a)
-	}
-	return r.mul(r)
-}
-
-// ghashOf is GHASH under h of the associated data ad and the ciphertext
-// ct, each padded to whole blocks, then their lengths in bits.
-func ghashOf(h gf128, ad, ct []byte) (x gf128) {
-	pad := func(b []byte) []byte { return append(bytes.Clone(b), make([]byte, -len(b)&15)...) }
-	in := append(pad(ad), pad(ct)...)
-	in = binary.BigEndian.AppendUint64(in, uint64(len(ad))*8)
-	in = binary.BigEndian.AppendUint64(in, uint64(len(ct))*8)
-	for i := 0; i < len(in); i += 16 {
-		x = x.add(gf128(in[i : i+16])).mul(h)
-	}
-	return x
 }
