@@ -5,14 +5,14 @@ package twofish
 import (
 	"bytes"
 	"crypto/cipher"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/testenv"
 
 	xtwofish "golang.org/x/crypto/twofish"
 )
@@ -185,13 +185,14 @@ func TestImplEnvironment(t *testing.T) {
 		fmt.Printf("ct=%s auto=%s cipher=%s pinned=%s paths=%v reason=%s\n", ct.Implementation(), name, c.Implementation(), p.Implementation(), c.Paths(), reason)
 		return
 	}
+	testenv.MustHaveExec(t)
 	// run returns the child's constant-time kernel and the rest of its
 	// line.
 	run := func(env string) (ct, rest string) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestImplEnvironment$")
 		cmd.Env = append(os.Environ(), "TWOFISH_TEST_CHILD=1", "TWOFISH_IMPL="+env)
 		out, err := cmd.CombinedOutput()
-		if errors.Is(err, syscall.ENOEXEC) {
+		if testenv.NotExecutable(err) {
 			t.Skipf("cannot re-execute the test binary here (%v); internal/cpu's TestOverride covers the rules", err)
 		}
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/testenv"
 )
 
 // The end-to-end tests run the command itself, built once per test run.
@@ -37,6 +39,7 @@ func TestMain(m *testing.M) {
 // with the test binary's tags.
 func tool(t testing.TB) string {
 	t.Helper()
+	testenv.MustHaveExec(t)
 	buildOnce.Do(func() {
 		toolDir, toolErr = os.MkdirTemp("", "twofish-cmd-test")
 		if toolErr != nil {

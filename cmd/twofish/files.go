@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"unicode"
 	"unicode/utf8"
 )
@@ -201,11 +200,11 @@ func (o *output) abort() {
 	}
 }
 
-// A cleanup removes the temporary files of the outputs if the process is
-// interrupted (SIGINT, SIGTERM, SIGHUP) before they are committed, turns
-// the terminal's echo back on if a passphrase prompt had it off, and
-// exits with 128 plus the signal's number. A kill that cannot be caught leaves a temporary file behind, but
-// never a partial file under the output's name.
+// A cleanup removes the temporary files of the outputs if one of
+// cleanupSignals arrives before they are committed, turns the terminal's
+// echo back on if a passphrase prompt had it off, and exits with
+// exitSignal's status. A kill that cannot be caught leaves a temporary file
+// behind, but never a partial file under the output's name.
 type cleanup struct {
 	mu      sync.Mutex
 	outputs []*output
@@ -216,7 +215,7 @@ type cleanup struct {
 // newCleanup starts watching for signals.
 func newCleanup(stderr io.Writer, name string) *cleanup {
 	c := &cleanup{sigs: make(chan os.Signal, 1), stderr: stderr}
-	signal.Notify(c.sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(c.sigs, cleanupSignals...)
 	go func() {
 		sig, ok := <-c.sigs
 		if !ok {
@@ -231,15 +230,6 @@ func newCleanup(stderr io.Writer, name string) *cleanup {
 		os.Exit(exitSignal(sig))
 	}()
 	return c
-}
-
-// exitSignal is the exit status after the signal sig: 128 plus its number,
-// as shells report a process that a signal ended (130 for Ctrl-C).
-func exitSignal(sig os.Signal) int {
-	if s, ok := sig.(syscall.Signal); ok {
-		return 128 + int(s)
-	}
-	return exitFailure
 }
 
 // create prepares the output name as createOutput does and puts it under

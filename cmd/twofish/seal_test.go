@@ -753,17 +753,18 @@ func TestSealOutputIsSecretFile(t *testing.T) {
 	sealFile(t, dir, msg, "k", "-key-file", key)
 	sealFile(t, dir, msg, "p", append(fastArgon, "-passphrase-file", pass)...)
 	keyBytes, passBytes := readFile(t, key), readFile(t, pass)
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(key, link); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{
+	cases := [][]string{
 		{"seal", "-in", msg, "-out", key, "-key-file", key},
-		{"seal", "-in", msg, "-out", link, "-key-file", key},
 		{"seal", "-in", msg, "-out", pass, "-passphrase-file", pass},
 		{"open", "-in", filepath.Join(dir, "k"), "-out", key, "-key-file", key},
 		{"open", "-in", filepath.Join(dir, "p"), "-out", pass, "-passphrase-file", pass},
-	} {
+	}
+	if link := filepath.Join(dir, "link"); os.Symlink(key, link) == nil {
+		cases = append(cases, []string{"seal", "-in", msg, "-out", link, "-key-file", key})
+	} else {
+		t.Log("no symbolic links here: the key file by another name is not tried")
+	}
+	for _, args := range cases {
 		for _, f := range []string{"-f=false", "-f"} {
 			args := append(slices.Clone(args), f)
 			status, stdout, stderr := runTool(t, args...)

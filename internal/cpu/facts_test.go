@@ -1,15 +1,14 @@
 package cpu
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/klauspost/cpuid/v2"
+	"github.com/twofish-go/twofish/internal/testenv"
 )
 
 // TestArchFacts checks that an arm64 CPU of which klauspost/cpuid reads
@@ -205,10 +204,11 @@ func TestHostGODEBUG(t *testing.T) {
 		}
 		return
 	}
+	testenv.MustHaveExec(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHostGODEBUG$", "-test.v")
 	cmd.Env = append(os.Environ(), "TWOFISH_TEST_GODEBUG_CHILD=1", "GODEBUG=cpu.all=off")
 	out, err := cmd.CombinedOutput()
-	if errors.Is(err, syscall.ENOEXEC) {
+	if testenv.NotExecutable(err) {
 		t.Skipf("cannot re-execute the test binary here (%v); TestGODEBUG covers the rules", err)
 	}
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestHostGODEBUG") {
