@@ -20,6 +20,7 @@ var (
 	toolDir   string // holds the binary; removed by TestMain
 	toolPath  string
 	toolErr   error
+	toolSkip  string // why the built binary cannot run here, if it cannot
 	buildOnce sync.Once
 	// buildTags are the tags of this test binary that the command should
 	// be built with too (set by files with build constraints).
@@ -60,10 +61,19 @@ func tool(t testing.TB) string {
 		cmd := exec.Command("go", append(args, ".")...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			toolErr = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+			return
+		}
+		// Under go test -exec qemu-arm the binary is built for arm too,
+		// which this machine runs only inside the emulator.
+		if err := exec.Command(toolPath).Run(); testenv.NotExecutable(err) {
+			toolSkip = fmt.Sprintf("the command, built for %s, does not run here: %v", runtime.GOARCH, err)
 		}
 	})
 	if toolErr != nil {
 		t.Fatal(toolErr)
+	}
+	if toolSkip != "" {
+		t.Skip(toolSkip)
 	}
 	return toolPath
 }

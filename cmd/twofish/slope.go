@@ -52,9 +52,10 @@ func newSlope(op func(buf []byte), buf []byte, budget time.Duration, tm timer) *
 	}
 	// Every timing runs op the same number of times, whatever the length,
 	// as bench-slope does: as many as take budget, shared out among all the
-	// timings, each counted in proportion to its length.
-	timings := slopeFits * slopeReps * total / len(buf)
-	s.loops = calibrate(op, buf, budget/time.Duration(timings), tm)
+	// timings, each counted in proportion to its length. (In floating point:
+	// slopeFits*slopeReps*total passes a 32-bit int from -size 30 MiB.)
+	timings := float64(slopeFits*slopeReps) * float64(total) / float64(len(buf))
+	s.loops = calibrate(op, buf, time.Duration(float64(budget)/timings), tm)
 	return s
 }
 
@@ -72,14 +73,18 @@ func (s *slope) fit() float64 {
 	return fitSlope(s.xs, ys)
 }
 
-// calibrate returns how many calls of op on buf take about target, at
-// least 1, found by timing twice as many calls each time until they take
-// an eighth of target.
+// maxLoops bounds the calls of an operation per timing: a 32-bit int holds
+// it, and at a nanosecond a call they take a second.
+const maxLoops = 1 << 30
+
+// calibrate returns how many calls of op on buf take about target, from 1
+// to maxLoops, found by timing twice as many calls each time until they
+// take an eighth of target.
 func calibrate(op func(buf []byte), buf []byte, target time.Duration, tm timer) int {
 	for loops := 1; ; loops *= 2 {
 		d := tm(op, buf, loops)
-		if d >= target/8 || loops >= 1<<30 {
-			return max(1, int(float64(loops)*float64(target)/float64(max(d, 1))))
+		if d >= target/8 || loops >= maxLoops {
+			return int(min(max(float64(loops)*float64(target)/float64(max(d, 1)), 1), maxLoops))
 		}
 	}
 }

@@ -66,6 +66,33 @@ func TestSlope(t *testing.T) {
 	}
 }
 
+// TestSlopeLoops checks how many calls a timing makes, on a model clock of
+// a nanosecond a call: at every -size, the budget shared out among the
+// timings (about 4.5 buffers' worth each fit, slopeFits*slopeReps times), and
+// never more than maxLoops, however long the budget; on a 32-bit int the
+// count of timings overflowed from -size 30 MiB (one call a timing, then a
+// division by zero) and the calls from 2^31.
+func TestSlopeLoops(t *testing.T) {
+	model := func(_ func([]byte), _ []byte, loops int) time.Duration { return time.Duration(loops) }
+	nop := func([]byte) {}
+	for _, size := range []int{minSize, 32 << 20, 64000000, maxSize} {
+		total := 0
+		for _, n := range bufferLengths(size) {
+			total += n
+		}
+		budget := 300 * time.Millisecond
+		want := float64(budget) * float64(size) / (slopeFits * slopeReps * float64(total))
+		if got := newSlope(nop, make([]byte, size), budget, model).loops; math.Abs(float64(got)-want) > want/100 {
+			t.Errorf("-size %d: %d calls a timing, want %.0f", size, got, want)
+		}
+	}
+	for _, target := range []time.Duration{10 * time.Second, time.Hour} {
+		if got := calibrate(nop, nil, target, model); got != maxLoops {
+			t.Errorf("calibrate for %v at 1 ns a call: %d calls, want maxLoops", target, got)
+		}
+	}
+}
+
 // TestTimeLoops checks that timeLoops calls the operation loops times on
 // the buffer it is given.
 func TestTimeLoops(t *testing.T) {
