@@ -497,7 +497,7 @@ func samePath(a, b string) bool {
 	}
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
+	return errA == nil && errB == nil && sameFile(fa, fb)
 }
 
 // plural spells n things: "1 byte", "2 bytes".

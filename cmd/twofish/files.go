@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -32,7 +34,7 @@ type output struct {
 func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*output, error) {
 	if name == "-" {
 		if f, ok := stdout.(*os.File); ok && in != nil {
-			if fi, err := f.Stat(); err == nil && os.SameFile(fi, in) {
+			if fi, err := f.Stat(); err == nil && sameFile(fi, in) {
 				return nil, errors.New("standard output is the input file")
 			}
 		}
@@ -40,7 +42,7 @@ func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*o
 	}
 	fi, err := os.Stat(name)
 	switch {
-	case err == nil && in != nil && os.SameFile(fi, in):
+	case err == nil && in != nil && sameFile(fi, in):
 		return nil, fmt.Errorf("-out %s is the input file", name)
 	case err == nil && fi.IsDir():
 		return nil, fmt.Errorf("-out %s is a directory", name)
@@ -104,7 +106,7 @@ func keepSecretFile(outFlag, out string, stdout io.Writer, fromFlag, from string
 		}
 		fo, errO := f.Stat()
 		ff, errF := os.Stat(from)
-		if errO == nil && errF == nil && fo.Mode().IsRegular() && os.SameFile(fo, ff) {
+		if errO == nil && errF == nil && fo.Mode().IsRegular() && sameFile(fo, ff) {
 			return usagef("standard output is the %s", fromFlag)
 		}
 	}
@@ -202,8 +204,8 @@ func (o *output) abort() {
 
 // A cleanup removes the temporary files of the outputs if one of
 // cleanupSignals arrives before they are committed, turns the terminal's
-// echo back on if a passphrase prompt had it off, and exits with
-// exitSignal's status. A kill that cannot be caught leaves a temporary file
+// echo back on if a passphrase prompt had it off, and exits with the
+// signal's status there. A kill that cannot be caught leaves a temporary file
 // behind, but never a partial file under the output's name.
 type cleanup struct {
 	mu      sync.Mutex
@@ -215,7 +217,9 @@ type cleanup struct {
 // newCleanup starts watching for signals.
 func newCleanup(stderr io.Writer, name string) *cleanup {
 	c := &cleanup{sigs: make(chan os.Signal, 1), stderr: stderr}
-	signal.Notify(c.sigs, cleanupSignals...)
+	if len(cleanupSignals) > 0 { // Notify with no signals takes them all
+		signal.Notify(c.sigs, slices.Collect(maps.Keys(cleanupSignals))...)
+	}
 	go func() {
 		sig, ok := <-c.sigs
 		if !ok {
@@ -227,7 +231,7 @@ func newCleanup(stderr io.Writer, name string) *cleanup {
 		}
 		restoreTerminal()
 		fmt.Fprintf(c.stderr, "twofish %s: %v; no output written\n", name, sig)
-		os.Exit(exitSignal(sig))
+		os.Exit(cleanupSignals[sig])
 	}()
 	return c
 }

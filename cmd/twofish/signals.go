@@ -1,4 +1,4 @@
-//go:build !js && !plan9
+//go:build !js && !plan9 && !wasip1
 
 package main
 
@@ -8,14 +8,11 @@ import (
 )
 
 // cleanupSignals are the signals after which a cleanup removes its outputs'
-// temporary files: Ctrl-C, kill's default and the terminal's hang-up.
-var cleanupSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
-
-// exitSignal is the exit status after the signal sig: 128 plus its number,
-// as shells report a process that a signal ended (130 for Ctrl-C).
-func exitSignal(sig os.Signal) int {
-	if s, ok := sig.(syscall.Signal); ok {
-		return 128 + int(s)
-	}
-	return exitFailure
+// temporary files (Ctrl-C, kill's default and the terminal's hang-up), each
+// with the exit status then: 128 plus its number, as shells report a
+// process that a signal ended (130 for Ctrl-C).
+var cleanupSignals = map[os.Signal]int{
+	syscall.SIGINT:  128 + int(syscall.SIGINT),
+	syscall.SIGTERM: 128 + int(syscall.SIGTERM),
+	syscall.SIGHUP:  128 + int(syscall.SIGHUP),
 }

@@ -4,10 +4,7 @@ package main
 
 import "os"
 
-// cleanupSignals is the interrupt alone where the system names no other:
-// Plan 9 has notes, not signals, and js/wasm no SIGHUP.
-var cleanupSignals = []os.Signal{os.Interrupt}
-
-// exitSignal is the exit status after the interrupt, 130, as shells report
-// a process that Ctrl-C ended.
-func exitSignal(os.Signal) int { return 130 }
+// cleanupSignals is the interrupt alone where the system names no other
+// (Plan 9 has notes, not signals, and js/wasm no SIGHUP), with 130 as the
+// exit status, as shells report a process that Ctrl-C ended.
+var cleanupSignals = map[os.Signal]int{os.Interrupt: 130}

@@ -1,0 +1,8 @@
+//go:build !wasip1
+
+package main
+
+import "os"
+
+// sameFile reports whether a and b describe the same file, as os.SameFile.
+func sameFile(a, b os.FileInfo) bool { return os.SameFile(a, b) }
