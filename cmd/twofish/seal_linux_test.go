@@ -93,14 +93,16 @@ func newPTY(t *testing.T, cols int) (*os.File, string) {
 	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
 		t.Fatalf("unlockpt: %v", err)
 	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	// TIOCGPTN writes a 32-bit number: read as an int, it is 2^32 times
+	// too large on a 64-bit big-endian machine (s390x).
+	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
 	if err != nil {
 		t.Fatalf("ptsname: %v", err)
 	}
 	if err := unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: uint16(cols)}); err != nil {
 		t.Fatalf("TIOCSWINSZ: %v", err)
 	}
-	return master, "/dev/pts/" + strconv.Itoa(n)
+	return master, "/dev/pts/" + strconv.FormatUint(uint64(n), 10)
 }
 
 // TestSealTerminal runs seal and open on a 50-column terminal: the
