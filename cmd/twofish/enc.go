@@ -94,9 +94,10 @@ ecb, ctr, xts and cbc and cfb decryption spread the chunks over all cores
 
 An output file is written under a temporary name in its directory and renamed
 into place only when all went well, so a failure leaves none; it is created
-readable by its owner only, and never replaces the key or IV file, even with
--f. Standard output ("-out -", the default), a pipe or a device is written as
-the work goes, so after a failure what it got must be discarded. dec of ecb
+readable by its owner only (mode 0600; on Windows it takes its folder's
+permissions), and never replaces the key or IV file, even with -f. Standard
+output ("-out -", the default), a pipe or a device is written as the work
+goes, so after a failure what it got must be discarded. dec of ecb
 or cbc says whether the padding was right: never run it on input an attacker
 may have made (a padding oracle); use gcm, ocb or seal.
 Exit status: 0 done, 1 failed, 2 bad command line, 130 interrupted.
@@ -472,6 +473,16 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		if err := ivOut.commit(); err != nil {
 			restore()
 			return fmt.Errorf("-iv-out %s", strings.TrimPrefix(err.Error(), "-out "))
+		}
+		// Names that differ in case alone (-out A.iv -iv-out a.iv) name one
+		// file on Windows and macOS, which samePath could not see while
+		// neither existed: the output would replace the IV.
+		if fo, err := os.Lstat(out.name); err == nil && out.name != "" {
+			if fi, err := os.Stat(ivOut.name); err == nil && os.SameFile(fo, fi) {
+				os.Remove(ivOut.name)
+				restore()
+				return usagef("-iv-out %s is also the input or the output", ivOut.name)
+			}
 		}
 		if err := out.commit(); err != nil {
 			os.Remove(ivOut.name)

@@ -10,17 +10,20 @@ import (
 	"golang.org/x/term"
 )
 
-// readPassphrase asks for a passphrase on the terminal (/dev/tty, so that
-// standard input can carry the data), without echo, and with confirm asks
-// again and checks that both agree. The prompts go to the terminal too,
-// where stderr may be redirected.
+// readPassphrase asks for a passphrase on the terminal (openTerminal's,
+// so that standard input can carry the data), without echo, and with
+// confirm asks again and checks that both agree. The prompts go to the
+// terminal too, where stderr may be redirected.
 func readPassphrase(confirm bool) ([]byte, error) {
-	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	in, out, err := openTerminal()
 	if err != nil {
 		return nil, errors.New("no passphrase: give -passphrase-file, -passphrase-env or -key-file, or run on a terminal")
 	}
-	defer tty.Close()
-	return promptPassphrase(tty, confirm)
+	defer in.Close()
+	if out != in {
+		defer out.Close()
+	}
+	return promptPassphrase(in, out, confirm)
 }
 
 // echoOff holds, while a prompt has the terminal's echo off, what puts the
@@ -37,24 +40,25 @@ func restoreTerminal() {
 	}
 }
 
-// promptPassphrase reads a passphrase from the terminal t without echo.
-func promptPassphrase(t *os.File, confirm bool) ([]byte, error) {
-	fd := int(t.Fd())
+// promptPassphrase reads a passphrase from the terminal in without echo,
+// with its prompts on out.
+func promptPassphrase(in, out *os.File, confirm bool) ([]byte, error) {
+	fd := int(in.Fd())
 	if !term.IsTerminal(fd) {
 		return nil, errors.New("no passphrase: give -passphrase-file, -passphrase-env or -key-file, or run on a terminal")
 	}
 	ask := func(prompt string) ([]byte, error) {
-		fmt.Fprint(t, prompt)
+		fmt.Fprint(out, prompt)
 		if st, err := term.GetState(fd); err == nil {
 			restore := func() {
 				term.Restore(fd, st)
-				fmt.Fprintln(t)
+				fmt.Fprintln(out)
 			}
 			echoOff.Store(&restore)
 			defer echoOff.Store(nil)
 		}
 		p, err := term.ReadPassword(fd)
-		fmt.Fprintln(t)
+		fmt.Fprintln(out)
 		if err != nil {
 			return nil, fmt.Errorf("reading the passphrase: %v", err)
 		}

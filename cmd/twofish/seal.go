@@ -42,8 +42,9 @@ ceiling for files sealed with stronger settings (and let seal write them).
 
 An output file is written under a temporary name and renamed into place only
 when the whole message is done (for open: when every chunk authenticated), so
-a failure or an interrupt leaves none; it is readable by its owner only, and
-never replaces the key or passphrase file, even with -f. Standard output, a
+a failure or an interrupt leaves none; it is readable by its owner only
+(mode 0600; on Windows it takes its folder's permissions), and never
+replaces the key or passphrase file, even with -f. Standard output, a
 pipe or a device gets each chunk as it is done, and open writes nothing past
 a chunk that fails (check open's exit status in a pipeline). seal does not
 write to a terminal. Exit status: 0 done, 1 failed, 2 bad command line, 130

@@ -375,7 +375,7 @@ func TestPromptPassphrase(t *testing.T) {
 		if _, err := master.Write([]byte(tc.typed)); err != nil {
 			t.Fatal(err)
 		}
-		p, err := promptPassphrase(tty, tc.confirm)
+		p, err := promptPassphrase(tty, tty, tc.confirm)
 		got := string(p)
 		if err != nil {
 			got = err.Error()
