@@ -477,7 +477,7 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 		// Names that differ in case alone (-out A.iv -iv-out a.iv) name one
 		// file on Windows and macOS, which samePath could not see while
 		// neither existed: the output would replace the IV.
-		if fo, err := os.Lstat(out.name); err == nil && out.name != "" {
+		if fo, err := os.Lstat(out.name); out.name != "" && err == nil {
 			if fi, err := os.Stat(ivOut.name); err == nil && os.SameFile(fo, fi) {
 				os.Remove(ivOut.name)
 				restore()
