@@ -30,7 +30,9 @@ detects any change: an edited byte or header field, chunks cut off, swapped
 or repeated.
 
 The secret: a passphrase, read from the terminal without echo (twice when
-sealing), from the first line of -passphrase-file, or from the environment
+sealing), from the first line of -passphrase-file (which seal refuses if it
+starts with a byte-order mark or holds a NUL byte, as UTF-16 text does: no
+one types those; open takes the line as it is), or from the environment
 variable that -passphrase-env names; it goes through Argon2id (-argon2-time,
 -argon2-memory, -argon2-threads; the defaults take 0.3-0.4 s on a 2-core AMD
 EPYC). Or a key file (-key-file): 32 random bytes, or 64 hex digits. A
@@ -197,6 +199,21 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	return cfg, nil
 }
 
+// untypeable says what in a passphrase file's first line no one types: a
+// byte-order mark or a NUL byte, as a file saved as UTF-16 (Windows
+// PowerShell 5's >) or UTF-8 with a mark has, or "" if nothing.
+func untypeable(line []byte) string {
+	switch {
+	case bytes.HasPrefix(line, []byte("\xef\xbb\xbf")):
+		return "starts with a UTF-8 byte-order mark"
+	case bytes.HasPrefix(line, []byte("\xff\xfe")), bytes.HasPrefix(line, []byte("\xfe\xff")):
+		return "starts with a UTF-16 byte-order mark"
+	case bytes.IndexByte(line, 0) >= 0:
+		return "has a NUL byte"
+	}
+	return ""
+}
+
 // secret returns the key (from -key-file) or the passphrase, and whether it
 // is a key. Seal asks for a passphrase on the terminal twice.
 func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err error) {
@@ -232,6 +249,9 @@ func (cfg *sealConfig) secret(stderr io.Writer) (secret []byte, isKey bool, err 
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(line) == 0 {
 			return nil, false, fmt.Errorf("-passphrase-file %s: the first line is empty", cfg.passFile)
+		}
+		if why := untypeable(line); why != "" && !cfg.open {
+			return nil, false, fmt.Errorf("-passphrase-file %s: the first line %s, which no passphrase typed at the prompt has; save the file as UTF-8 text without it", cfg.passFile, why)
 		}
 		return line, false, nil
 	case cfg.passEnv != "":

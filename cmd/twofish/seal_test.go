@@ -653,8 +653,9 @@ func TestSealFlagBounds(t *testing.T) {
 }
 
 // TestSealPassphraseFile checks that -passphrase-file takes the first line
-// of the file, without its line ending (\n or \r\n), as the passphrase, and
-// refuses a file whose first line is empty.
+// of the file, without its line ending (\n or \r\n), as the passphrase,
+// refuses a file whose first line is empty, and when sealing one whose
+// first line starts with a byte-order mark or holds a NUL byte.
 func TestSealPassphraseFile(t *testing.T) {
 	dir, msg, _, _ := sealSetup(t, 100)
 	t.Setenv("TWOFISH_TEST_PASSPHRASE", "correct horse")
@@ -673,6 +674,29 @@ func TestSealPassphraseFile(t *testing.T) {
 		args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "refused"), "-passphrase-file", pass}
 		status, stdout, stderr := runTool(t, args...)
 		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "the first line is empty", args)
+	}
+	// What a text editor or shell writes that no one types: seal refuses
+	// it, where the file would seal what the prompt could not open.
+	for text, why := range map[string]string{
+		"\xef\xbb\xbfcorrect horse\r\n":       "starts with a UTF-8 byte-order mark",
+		"\xff\xfec\x00o\x00r\x00\r\x00\n\x00": "starts with a UTF-16 byte-order mark",
+		"\xfe\xff\x00c\x00o\x00r\x00\r\x00\n": "starts with a UTF-16 byte-order mark",
+		"c\x00o\x00r\x00\n\x00":               "has a NUL byte",
+	} {
+		pass := filepath.Join(dir, "untypeable")
+		writeFile(t, pass, []byte(text))
+		args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "refused"), "-passphrase-file", pass}
+		status, stdout, stderr := runTool(t, args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "the first line "+why+", which no passphrase typed", args)
+	}
+	// open takes the line as it is: a file sealed with such a passphrase
+	// (before seal refused it) still opens with it.
+	t.Setenv("TWOFISH_TEST_PASSPHRASE", "\xef\xbb\xbfcorrect horse")
+	sealFile(t, dir, msg, "marked", append(fastArgon, "-passphrase-env", "TWOFISH_TEST_PASSPHRASE")...)
+	pass := filepath.Join(dir, "marked-pass")
+	writeFile(t, pass, []byte("\xef\xbb\xbfcorrect horse\r\n"))
+	if status, _, stderr := runTool(t, "open", "-in", filepath.Join(dir, "marked"), "-out", filepath.Join(dir, "marked-out"), "-passphrase-file", pass); status != exitOK {
+		t.Errorf("open with a passphrase file that starts with a byte-order mark: status %d: %s", status, stderr)
 	}
 }
 
