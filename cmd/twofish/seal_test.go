@@ -390,12 +390,38 @@ func openByFormat(b, key []byte) (msg []byte, ok bool) {
 			nonce[11] = 1
 		}
 		pt, err := a.Open(nil, nonce, rest[:n], hdr)
-		if err != nil {
+		if err != nil || (i > 0 && n == len(rest) && len(pt) == 0) {
 			return nil, false
 		}
 		msg, rest = append(msg, pt...), rest[n:]
 	}
 	return msg, true
+}
+
+// TestOpenEmptyLastChunk checks that open rejects a file that ends in an
+// empty chunk after a full one, which authenticates but is not how a
+// message of whole chunks is sealed: its last full chunk is the last.
+func TestOpenEmptyLastChunk(t *testing.T) {
+	dir, msg, key, _ := sealSetup(t, sealChunk)
+	b := sealFile(t, dir, msg, "sealed", append(sealChunkFlag, "-key-file", key)...)
+	hdr := b[:44]
+	fileKey, err := hkdf.Key(sha256.New, readFile(t, key), hdr[21:37], "twofish-seal v2 file key", 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := twofish.NewCipher(fileKey)
+	a, _ := cipher.NewGCM(c)
+	nonce := func(i uint32, last byte) []byte {
+		return append(binary.BigEndian.AppendUint32(bytes.Clone(hdr[37:44]), i), last)
+	}
+	padded := slices.Concat(b[:76], a.Seal(nil, nonce(0, 0), readFile(t, msg), hdr), a.Seal(nil, nonce(1, 1), nil, hdr))
+	writeFile(t, filepath.Join(dir, "padded"), padded)
+	if _, ok := openByFormat(padded, readFile(t, key)); ok {
+		t.Error("openByFormat read a full chunk and then an empty last one")
+	}
+	args := []string{"open", "-in", filepath.Join(dir, "padded"), "-out", filepath.Join(dir, "out"), "-key-file", key}
+	status, stdout, stderr := runTool(t, args...)
+	checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "ends in an empty chunk (number 1) after a full one", args)
 }
 
 // TestOpenShortBodyCostsNothing checks that open refuses a file whose body

@@ -314,6 +314,11 @@ func openChunks(a cipher.AEAD, h *sealHeader, r io.Reader, w io.Writer, progress
 		if err != nil {
 			return nil, errAuth{i, last}
 		}
+		if last && i > 0 && len(out) == 0 {
+			// Only an empty message ends in an empty chunk: one
+			// encoding for every message.
+			return nil, fmt.Errorf("the file ends in an empty chunk (number %d) after a full one, where a sealed file's last chunk holds the rest of the message", i)
+		}
 		return out, nil
 	}, true)
 }
