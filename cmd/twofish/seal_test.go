@@ -359,24 +359,12 @@ func openByFormat(b, key []byte) (msg []byte, ok bool) {
 		return nil, false
 	}
 	hdr := b[:44]
-	fileKey, err := hkdf.Key(sha256.New, key, hdr[21:37], "twofish-seal v2 file key", 32)
-	if err != nil {
-		panic(err)
-	}
-	macKey, err := hkdf.Key(sha256.New, key, hdr[21:37], "twofish-seal v2 header MAC", 32)
-	if err != nil {
-		panic(err)
-	}
-	m := hmac.New(sha256.New, macKey)
+	m := hmac.New(sha256.New, formatKey(hdr, key, "twofish-seal v2 header MAC"))
 	m.Write(hdr)
 	if !hmac.Equal(m.Sum(nil), b[44:76]) {
 		return nil, false
 	}
-	c, _ := twofish.NewCipher(fileKey)
-	a, _ := cipher.NewGCM(c)
-	if b[9] == 2 {
-		a, _ = twofish.NewOCB(c, 12, 16)
-	}
+	a := formatAEAD(hdr, key)
 	rest := b[76:]
 	if len(rest) == 0 {
 		return nil, false
@@ -384,18 +372,44 @@ func openByFormat(b, key []byte) (msg []byte, ok bool) {
 	msg = []byte{}
 	for i := uint32(0); len(rest) > 0; i++ {
 		n := min(len(rest), 1<<b[10]+16)
-		nonce := binary.BigEndian.AppendUint32(bytes.Clone(hdr[37:44]), i)
-		nonce = append(nonce, 0)
-		if n == len(rest) {
-			nonce[11] = 1
-		}
-		pt, err := a.Open(nil, nonce, rest[:n], hdr)
+		pt, err := a.Open(nil, formatNonce(hdr, i, n == len(rest)), rest[:n], hdr)
 		if err != nil || (i > 0 && n == len(rest) && len(pt) == 0) {
 			return nil, false
 		}
 		msg, rest = append(msg, pt...), rest[n:]
 	}
 	return msg, true
+}
+
+// formatKey is the key that HKDF-SHA256 derives from a file's 32-byte key
+// and the salt of its header fields hdr with info, as FORMAT.md says.
+func formatKey(hdr, key []byte, info string) []byte {
+	k, err := hkdf.Key(sha256.New, key, hdr[21:37], info, 32)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+// formatAEAD is the AEAD that the header fields hdr name, under the file
+// key derived from key.
+func formatAEAD(hdr, key []byte) cipher.AEAD {
+	c, _ := twofish.NewCipher(formatKey(hdr, key, "twofish-seal v2 file key"))
+	if hdr[9] == 2 {
+		a, _ := twofish.NewOCB(c, 12, 16)
+		return a
+	}
+	a, _ := cipher.NewGCM(c)
+	return a
+}
+
+// formatNonce is chunk i's nonce: the header's prefix, i, and the last flag.
+func formatNonce(hdr []byte, i uint32, last bool) []byte {
+	nonce := append(binary.BigEndian.AppendUint32(bytes.Clone(hdr[37:44]), i), 0)
+	if last {
+		nonce[11] = 1
+	}
+	return nonce
 }
 
 // TestOpenEmptyLastChunk checks that open rejects a file that ends in an
@@ -405,16 +419,8 @@ func TestOpenEmptyLastChunk(t *testing.T) {
 	dir, msg, key, _ := sealSetup(t, sealChunk)
 	b := sealFile(t, dir, msg, "sealed", append(sealChunkFlag, "-key-file", key)...)
 	hdr := b[:44]
-	fileKey, err := hkdf.Key(sha256.New, readFile(t, key), hdr[21:37], "twofish-seal v2 file key", 32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := twofish.NewCipher(fileKey)
-	a, _ := cipher.NewGCM(c)
-	nonce := func(i uint32, last byte) []byte {
-		return append(binary.BigEndian.AppendUint32(bytes.Clone(hdr[37:44]), i), last)
-	}
-	padded := slices.Concat(b[:76], a.Seal(nil, nonce(0, 0), readFile(t, msg), hdr), a.Seal(nil, nonce(1, 1), nil, hdr))
+	a := formatAEAD(hdr, readFile(t, key))
+	padded := slices.Concat(b[:76], a.Seal(nil, formatNonce(hdr, 0, false), readFile(t, msg), hdr), a.Seal(nil, formatNonce(hdr, 1, true), nil, hdr))
 	writeFile(t, filepath.Join(dir, "padded"), padded)
 	if _, ok := openByFormat(padded, readFile(t, key)); ok {
 		t.Error("openByFormat read a full chunk and then an empty last one")
