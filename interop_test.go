@@ -10,6 +10,7 @@ package twofish
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -231,6 +232,42 @@ func TestEAXBotanVectors(t *testing.T) {
 				checkAEAD(t, fmt.Sprintf("vector %d", n), e, data, data, data, want)
 			}
 			key = want[len(want)-16:]
+		}
+	})
+}
+
+// TestOCBLibgcryptLargeBuffer seals what libgcrypt's own tests seal with
+// Twofish in OCB (check_ocb_cipher_largebuf in tests/basic.c of
+// gpg/libgcrypt): 2 MiB and 32 bytes, block i the first 16 bytes of the
+// SHA-1 of i's 4-byte little-endian byte offset, as both the associated
+// data and the plaintext, under the key 0, 1, ..., 15 or 0, 1, ..., 31
+// and the 12-byte nonce 8 to 15, 0 to 3, and checks the tag against the
+// one libgcrypt requires.
+func TestOCBLibgcryptLargeBuffer(t *testing.T) {
+	buf := make([]byte, 2<<20+32)
+	for i := 0; i < len(buf); i += BlockSize {
+		h := sha1.Sum(binary.LittleEndian.AppendUint32(nil, uint32(i)))
+		copy(buf[i:], h[:BlockSize])
+	}
+	key := make([]byte, 32)
+	for i := range key {
+		key[i] = byte(i)
+	}
+	nonce := unhex("08090A0B0C0D0E0F00010203")
+	tags := map[int]string{16: "548768B617E6D7A6760D7E9F578BEC88", 32: "0BC39352FA9722E6886E294D77354884"}
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		for _, size := range []int{16, 32} {
+			o, err := NewOCB(mustCipher(t, key[:size], impl.Name), len(nonce), 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sealed := o.Seal(nil, nonce, buf, buf)
+			if tag := fmt.Sprintf("%X", sealed[len(buf):]); tag != tags[size] {
+				t.Errorf("%d-bit key: tag %s, want %s", 8*size, tag, tags[size])
+			}
+			if _, err := o.Open(sealed[:0], nonce, sealed, buf); err != nil {
+				t.Errorf("%d-bit key: Open: %v", 8*size, err)
+			}
 		}
 	})
 }
