@@ -1,16 +1,19 @@
 package twofish
 
 // Known answers of Twofish's modes from other implementations' own tests:
-// Botan's Twofish/XTS and Twofish/EAX vectors and VeraCrypt's self-test of
-// its Twofish XTS volumes. They check, without cgo, what libgcrypt_test.go
-// and libgcrypt_aead_test.go check against libgcrypt only: XTS's ciphertext
-// stealing and its whole 128-bit tweaks, EAX over Twofish, and the data
-// units of VeraCrypt.
+// Botan's Twofish/XTS and Twofish/EAX vectors, VeraCrypt's self-test of its
+// Twofish XTS volumes, the Linux kernel's vectors of the ciphers dm-crypt
+// uses, and the OCB tags libgcrypt's tests require. They check, without
+// cgo, what libgcrypt_test.go and libgcrypt_aead_test.go check against
+// libgcrypt: XTS's ciphertext stealing and its whole 128-bit tweaks, EAX
+// and OCB over Twofish, the data units of VeraCrypt and dm-crypt.
 
 import (
 	"bufio"
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -40,34 +43,40 @@ func forEachXTS(t *testing.T, f func(t *testing.T, newXTS func(key []byte) *XTS)
 	t.Run("NewXTSConstantTime", func(t *testing.T) { f(t, must(t, NewXTSConstantTime)) })
 }
 
-// botanVector is a record of a Botan .vec file: its fields by name,
-// decoded from hex.
-type botanVector map[string][]byte
+// vector is a record of a test-vector file in the layout of Botan's
+// (src/tests/data in randombit/botan): its fields by name, decoded from
+// hex.
+type vector map[string][]byte
 
-// readBotanVectors parses a file of Botan's test vectors (src/tests/data in
-// randombit/botan): "Name = hex" lines, a blank line after each record,
-// "#" comments and an "[Algorithm]" header (the file holds one algorithm's
-// records).
-func readBotanVectors(t *testing.T, path string) []botanVector {
+// readVectors parses a file of test vectors in Botan's layout: "Name = hex"
+// lines, a blank line after each record, "#" comments, and "[Algorithm]"
+// headers, by which it groups the records.
+func readVectors(t *testing.T, path string) map[string][]vector {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var vs []botanVector
-	v := botanVector{}
+	vs := map[string][]vector{}
+	alg, v := "", vector{}
+	end := func() {
+		if len(v) > 0 {
+			vs[alg] = append(vs[alg], v)
+			v = vector{}
+		}
+	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for line := 1; sc.Scan(); line++ {
 		s := strings.TrimSpace(sc.Text())
 		switch {
 		case s == "":
-			if len(v) > 0 {
-				vs = append(vs, v)
-				v = botanVector{}
-			}
-		case strings.HasPrefix(s, "#"), strings.HasPrefix(s, "["):
+			end()
+		case strings.HasPrefix(s, "#"):
+		case strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]"):
+			end()
+			alg = s[1 : len(s)-1]
 		default:
 			name, value, ok := strings.Cut(s, " =")
 			b, err := hex.DecodeString(strings.TrimSpace(value))
@@ -80,9 +89,7 @@ func readBotanVectors(t *testing.T, path string) []botanVector {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if len(v) > 0 {
-		vs = append(vs, v)
-	}
+	end()
 	return vs
 }
 
@@ -93,7 +100,7 @@ func readBotanVectors(t *testing.T, path string) []botanVector {
 // numbers set only the low 64 bits of that block, so the test gives the
 // tweak to the mode's common path, run, as Encrypt does its own.
 func TestXTSBotanVectors(t *testing.T) {
-	vs := readBotanVectors(t, "testdata/botan/xts-twofish.vec")
+	vs := readVectors(t, "testdata/botan/xts-twofish.vec")["Twofish/XTS"]
 	if len(vs) != 240 {
 		t.Fatalf("%d vectors in the file, want 240", len(vs))
 	}
@@ -270,4 +277,163 @@ func TestOCBLibgcryptLargeBuffer(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLinuxKernelVectors runs the Twofish vectors of the Linux kernel's
+// crypto tests (testdata/linux/twofish.vec), the known answers of the
+// ciphers dm-crypt uses, through every implementation: ECB, CBC, CTR with
+// its 128-bit big-endian counter (one vector carries through all 128 bits,
+// one ends in a partial block), and XTS with the sector numbers of
+// twofish-xts-plain64.
+func TestLinuxKernelVectors(t *testing.T) {
+	vs := readVectors(t, "testdata/linux/twofish.vec")
+	if n := []int{len(vs["ECB"]), len(vs["CBC"]), len(vs["CTR"]), len(vs["XTS"])}; n[0] != 1 || n[1] != 1 || n[2] != 3 || n[3] != 5 {
+		t.Fatalf("ECB, CBC, CTR and XTS vectors: %v, want [1 1 3 5]", n)
+	}
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		check := func(mode string, i int, what string, got, want []byte) {
+			t.Helper()
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s vector %d, %s: %X, want %X", mode, i, what, got, want)
+			}
+		}
+		for i, v := range vs["ECB"] {
+			c := mustCipher(t, v["Key"], impl.Name)
+			got := make([]byte, len(v["In"]))
+			NewECBEncrypter(c).CryptBlocks(got, v["In"])
+			check("ECB", i, "encryption", got, v["Out"])
+			NewECBDecrypter(c).CryptBlocks(got, got)
+			check("ECB", i, "decryption", got, v["In"])
+		}
+		for i, v := range vs["CBC"] {
+			c := mustCipher(t, v["Key"], impl.Name)
+			got := make([]byte, len(v["In"]))
+			NewCBCEncrypter(c, v["IV"]).CryptBlocks(got, v["In"])
+			check("CBC", i, "encryption", got, v["Out"])
+			NewCBCDecrypter(c, v["IV"]).CryptBlocks(got, got)
+			check("CBC", i, "decryption", got, v["In"])
+		}
+		for i, v := range vs["CTR"] {
+			c := mustCipher(t, v["Key"], impl.Name)
+			got := make([]byte, len(v["In"]))
+			NewCTR(c, v["IV"]).XORKeyStream(got, v["In"])
+			check("CTR", i, "encryption", got, v["Out"])
+		}
+	})
+	forEachXTS(t, func(t *testing.T, newXTS func([]byte) *XTS) {
+		for i, v := range vs["XTS"] {
+			iv := v["IV"]
+			if len(iv) != BlockSize || binary.LittleEndian.Uint64(iv[8:]) != 0 {
+				t.Fatalf("XTS vector %d: IV %X is not a 64-bit sector number", i, iv)
+			}
+			x, sector := newXTS(v["Key"]), binary.LittleEndian.Uint64(iv)
+			got := make([]byte, len(v["In"]))
+			x.Encrypt(got, v["In"], sector)
+			if !bytes.Equal(got, v["Out"]) {
+				t.Errorf("XTS vector %d: encryption %X, want %X", i, got, v["Out"])
+			}
+			x.Decrypt(got, got, sector)
+			if !bytes.Equal(got, v["In"]) {
+				t.Errorf("XTS vector %d: decryption does not give the plaintext", i)
+			}
+		}
+	})
+}
+
+// TestPasswordSafeV3 opens a Password Safe database, version 3 of its
+// format (formatV3.txt in pwsafe/pwsafe), made by the Password Safe
+// project's own code: testdata/pwsafe/sample3.psafe3, pwsafe/pwsafe's
+// pwsafe/Java/PasswordSafeLib/sample3.psafe3 at cd49db73c323 (2006), whose
+// passphrase is Pa$$word. The format stretches the passphrase with SHA-256
+// into a Twofish key that decrypts, in ECB, the keys of the records (K) and
+// of their HMAC-SHA256 (L); the records are Twofish-CBC under K. The test
+// checks the passphrase's hash, the HMAC and the two entries' titles, and
+// that encryption gives back the file's bytes, through every
+// implementation.
+func TestPasswordSafeV3(t *testing.T) {
+	file, err := os.ReadFile("testdata/pwsafe/sample3.psafe3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eof := bytes.Index(file, []byte("PWS3-EOFPWS3-EOF"))
+	if !bytes.HasPrefix(file, []byte("PWS3")) || eof < 152 || (eof-152)%BlockSize != 0 || len(file) != eof+16+32 {
+		t.Fatal("not a Password Safe v3 database")
+	}
+	salt, iter, stretchedHash := file[4:36], binary.LittleEndian.Uint32(file[36:40]), file[40:72]
+	wrappedK, wrappedL, iv, records, mac := file[72:104], file[104:136], file[136:152], file[152:eof], file[eof+16:]
+
+	p := sha256.Sum256(append([]byte("Pa$$word"), salt...))
+	for range iter {
+		p = sha256.Sum256(p[:])
+	}
+	if h := sha256.Sum256(p[:]); !bytes.Equal(h[:], stretchedHash) {
+		t.Fatal("the stretched passphrase's hash differs from the file's")
+	}
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		pc := mustCipher(t, p[:], impl.Name)
+		k, l := make([]byte, 32), make([]byte, 32)
+		NewECBDecrypter(pc).CryptBlocks(k, wrappedK)
+		NewECBDecrypter(pc).CryptBlocks(l, wrappedL)
+		kc := mustCipher(t, k, impl.Name)
+		plain := make([]byte, len(records))
+		NewCBCDecrypter(kc, iv).CryptBlocks(plain, records)
+
+		// Fields: a 4-byte little-endian length, a type and the data,
+		// padded to whole blocks. Type 3 is an entry's title, 0xff ends
+		// the header and each entry; the HMAC covers every field's data.
+		m := hmac.New(sha256.New, l)
+		var titles []string
+		for rest := plain; len(rest) > 0; {
+			n := int(binary.LittleEndian.Uint32(rest))
+			if n > len(rest)-5 {
+				t.Fatalf("a field of %d bytes overruns the records", n)
+			}
+			data := rest[5 : 5+n]
+			m.Write(data)
+			if rest[4] == 3 {
+				titles = append(titles, string(data))
+			}
+			rest = rest[(5+n+BlockSize-1)/BlockSize*BlockSize:]
+		}
+		if !hmac.Equal(m.Sum(nil), mac) {
+			t.Error("the records' HMAC differs from the file's")
+		}
+		if fmt.Sprint(titles) != "[Title1 Title2]" {
+			t.Errorf("titles %q, want Title1 and Title2", titles)
+		}
+
+		again := make([]byte, len(records))
+		NewCBCEncrypter(kc, iv).CryptBlocks(again, plain)
+		NewECBEncrypter(pc).CryptBlocks(k, k)
+		NewECBEncrypter(pc).CryptBlocks(l, l)
+		if !bytes.Equal(again, records) || !bytes.Equal(k, wrappedK) || !bytes.Equal(l, wrappedL) {
+			t.Error("encryption does not give back the file's bytes")
+		}
+	})
+}
+
+// TestEAXOpenPGPMessage runs the two EAX operations of an OpenPGP message
+// that rnp (rnpgp/rnp, built on Botan) encrypted with Twofish in EAX, in
+// the AEAD layout of the rfc4880bis drafts (rnp's
+// src/tests/data/test_messages/cleartext.rnp-aead-eax at ca19ba2dee37,
+// passphrase password1): the v5 SKESK packet's encrypted session key,
+// under the key that S2K makes from the passphrase, and the final tag of
+// the encrypted data packet, under the session key, whose associated data
+// is the packet's header, the chunk index and the message's length.
+func TestEAXOpenPGPMessage(t *testing.T) {
+	for _, v := range []struct{ name, key, nonce, ad, pt, out string }{
+		{"SKESK", "EC814154F69011AE62DC738BFBC716ABEDF7F50DB078307BDACB8226ED66E30E", "23D5F58E1620BE7DDEE5A5F4BCE0D4DB", "C3050A01",
+			"962F6A92ED3AD573F59F3CDB2FE9C53F5AB4E0DFAFF65B2FF6C97EF49C11767F",
+			"DFEB7B00A4C2DCF92394567674754899402E7E2FB8A2544A1905C5157C9CEB4D974B65165E9B3A0F542169187FBA6266"},
+		{"final tag", "962F6A92ED3AD573F59F3CDB2FE9C53F5AB4E0DFAFF65B2FF6C97EF49C11767F", "2EDE0ED555E50C6C83BCC7A9FB6F5676",
+			"D4010A010C0000000000000001000000000000A0C9", "", "1CE31CFEC59AB9D00D1450407BA8C8CC"},
+	} {
+		forEachImpl(t, func(t *testing.T, impl Implementation) {
+			e, err := NewEAX(mustCipher(t, unhex(v.key), impl.Name), BlockSize, BlockSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkAEAD(t, v.name, e, unhex(v.nonce), unhex(v.pt), unhex(v.ad), unhex(v.out))
+		})
+	}
 }
