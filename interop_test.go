@@ -1,12 +1,14 @@
 package twofish
 
-// Known answers of Twofish's modes from other implementations' own tests:
-// Botan's Twofish/XTS and Twofish/EAX vectors, VeraCrypt's self-test of its
-// Twofish XTS volumes, the Linux kernel's vectors of the ciphers dm-crypt
-// uses, and the OCB tags libgcrypt's tests require. They check, without
-// cgo, what libgcrypt_test.go and libgcrypt_aead_test.go check against
-// libgcrypt: XTS's ciphertext stealing and its whole 128-bit tweaks, EAX
-// and OCB over Twofish, the data units of VeraCrypt and dm-crypt.
+// Known answers of Twofish's modes from other implementations' own tests,
+// and files other programs made: Botan's Twofish/XTS and Twofish/EAX
+// vectors, VeraCrypt's self-test of its Twofish XTS volumes, the Linux
+// kernel's vectors of the ciphers dm-crypt uses, the OCB tags libgcrypt's
+// tests require, a Password Safe database, and OpenPGP messages from GnuPG
+// (CFB) and rnp (EAX). They check, without cgo, what libgcrypt_test.go and
+// libgcrypt_aead_test.go check against libgcrypt: XTS's ciphertext stealing
+// and its whole 128-bit tweaks, EAX and OCB over Twofish, and the modes as
+// those programs use them.
 
 import (
 	"bufio"
@@ -434,6 +436,84 @@ func TestEAXOpenPGPMessage(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkAEAD(t, v.name, e, unhex(v.nonce), unhex(v.pt), unhex(v.ad), unhex(v.out))
+		})
+	}
+}
+
+// TestOpenPGPGnuPGMessages decrypts and re-encrypts two messages GnuPG
+// 2.2.40 encrypted with Twofish under the passphrase X (gpg --symmetric
+// --cipher-algo TWOFISH --s2k-mode 1 --compress-algo none, the second also
+// --rfc2440): OpenPGP's CFB (RFC 4880, 13.9) over a random block and its
+// last two bytes again, with a zero IV, in a symmetrically encrypted
+// integrity-protected data packet (version 1, a SHA-1 MDC at its end), and
+// in the older symmetrically encrypted data packet, whose CFB starts again
+// after those 18 bytes with the ciphertext's bytes 2 to 17 as its IV.
+func TestOpenPGPGnuPGMessages(t *testing.T) {
+	const text = "Hello Twofish interop test message. 0123456789"
+	for _, m := range []struct {
+		name, msg string
+		mdc       bool
+	}{
+		{"SEIPD", "8c0c040a01022c1986277797415bd26601948e685c8cad1568607ce63d1a8751a617989ff150d461e22a6146471c5006100f1b27a9d55e325288e83e52ff3d8c84f5f62178a7a43dcf7456846bc535b773d9f9a2b8032437c80b9b7aaaef78824b381abfbf24a1c5d9869ae6fbb278afcc4dcb82b3df", true},
+		{"SED", "8c0c040a0102710f97d66cf073dca44fddb573811a583dd4ba3616b1de1357b5618f446f35822b09b3debd00297e4b15d9a4986be4f231f5f5f9d6c87990a91f37ed4c7115b23926ba66a2a4a6426ed9f506ee3cbf0c5ff268809ad22352b8", false},
+	} {
+		msg := unhex(m.msg)
+		// The SKESK packet: version 4, Twofish (10), salted S2K (1) with
+		// SHA-1 (2) and an 8-byte salt. A 256-bit key takes two SHA-1
+		// hashes, the second preloaded with a zero byte.
+		skesk := msg[2 : 2+msg[1]]
+		if !bytes.Equal(skesk[:4], []byte{4, 10, 1, 2}) {
+			t.Fatalf("%s: SKESK %X", m.name, skesk)
+		}
+		salt := skesk[4:12]
+		h0 := sha1.Sum(append(bytes.Clone(salt), 'X'))
+		h1 := sha1.Sum(append(append([]byte{0}, salt...), 'X'))
+		key := append(h0[:], h1[:12]...)
+		body := msg[2+msg[1]+2:]
+		if m.mdc {
+			if body[0] != 1 {
+				t.Fatalf("%s: SEIPD version %d", m.name, body[0])
+			}
+			body = body[1:]
+		}
+		forEachImpl(t, func(t *testing.T, impl Implementation) {
+			c := mustCipher(t, key, impl.Name)
+			zero := make([]byte, BlockSize)
+			plain := make([]byte, len(body))
+			if m.mdc {
+				NewCFBDecrypter(c, zero).XORKeyStream(plain, body)
+			} else {
+				NewCFBDecrypter(c, zero).XORKeyStream(plain[:18], body[:18])
+				NewCFBDecrypter(c, body[2:18]).XORKeyStream(plain[18:], body[18:])
+			}
+			if !bytes.Equal(plain[14:16], plain[16:18]) {
+				t.Fatalf("%s: the quick check's bytes differ", m.name)
+			}
+			data := plain[18:]
+			if m.mdc {
+				mdc := sha1.Sum(plain[:len(plain)-20])
+				if !bytes.Equal(data[len(data)-22:], append([]byte{0xD3, 0x14}, mdc[:]...)) {
+					t.Fatalf("%s: the MDC packet differs from the SHA-1 of the message", m.name)
+				}
+				data = data[:len(data)-22]
+			}
+			// A literal data packet (tag 11, old format: 0xAC), its
+			// length, the format, the file name (its length first) and a
+			// 4-byte date, then the text.
+			if data[0] != 0xAC || int(data[1]) != len(data)-2 || !strings.HasSuffix(string(data), text) {
+				t.Fatalf("%s: literal data packet %X", m.name, data)
+			}
+
+			again := make([]byte, len(plain))
+			if m.mdc {
+				NewCFBEncrypter(c, zero).XORKeyStream(again, plain)
+			} else {
+				NewCFBEncrypter(c, zero).XORKeyStream(again[:18], plain[:18])
+				NewCFBEncrypter(c, again[2:18]).XORKeyStream(again[18:], plain[18:])
+			}
+			if !bytes.Equal(again, body) {
+				t.Errorf("%s: encryption does not give back GnuPG's ciphertext", m.name)
+			}
 		})
 	}
 }
