@@ -1,19 +1,25 @@
 package twofish
 
-// Files that programs which use Twofish made, opened and made again: a
-// Password Safe database (ECB and CBC) and OpenPGP messages from GnuPG
-// (CFB) and rnp (EAX).
+// Files that programs which use Twofish made, opened and made again:
+// Password Safe and KeePass databases (ECB and CBC) and OpenPGP messages
+// from GnuPG (CFB) and rnp (EAX).
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/hmac"
 	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
+
+	"golang.org/x/crypto/argon2"
 )
 
 // TestPasswordSafeV3 opens a Password Safe database, version 3 of its
@@ -190,4 +196,114 @@ func TestOpenPGPGnuPGMessages(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKeePassKDBX4 opens a KeePass database of version 4 of the KDBX
+// format whose cipher is Twofish-CBC (the cipher KeePassXC offers beside
+// AES and ChaCha20): testdata/keepass/, from the tests of keepass-rs
+// (sseemayer/keepass-rs at 030d6242a8c9, tests/resources), whose password
+// is demopass. The password goes through SHA-256 twice and Argon2id into
+// the key of the HMAC-SHA256s of the header and of each block of the
+// payload, and with the master seed into the Twofish key; the payload is
+// Twofish-CBC with PKCS#7 padding over a gzip stream of the inner header
+// and the XML database. The test checks the HMACs, the padding and the
+// entry's title, and that encryption gives back the file's payload,
+// through every implementation.
+func TestKeePassKDBX4(t *testing.T) {
+	file, err := os.ReadFile("testdata/keepass/test_db_kdbx4_with_password_argon2id_twofish.kdbx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(file, unhex("03D9A29A67FB4BB5")) || binary.LittleEndian.Uint16(file[10:]) != 4 {
+		t.Fatal("not a KDBX 4 database")
+	}
+	// The outer header: fields of a type byte, a 4-byte length and the data,
+	// up to type 0; then its SHA-256 and HMAC-SHA256.
+	fields := map[byte][]byte{}
+	off := 12
+	for {
+		typ, n := file[off], int(binary.LittleEndian.Uint32(file[off+1:]))
+		fields[typ] = file[off+5 : off+5+n]
+		off += 5 + n
+		if typ == 0 {
+			break
+		}
+	}
+	header := file[:off]
+	if !bytes.Equal(fields[2], unhex("AD68F29F576F4BB9A36AD47AF965346C")) {
+		t.Fatalf("cipher %X, not Twofish-CBC", fields[2])
+	}
+	if h := sha256.Sum256(header); !bytes.Equal(h[:], file[off:off+32]) {
+		t.Fatal("the header's SHA-256 differs from the file's")
+	}
+
+	// The key derivation's parameters: a dictionary of typed entries.
+	kdf := map[string][]byte{}
+	for d := fields[11][2:]; d[0] != 0; {
+		kn := int(binary.LittleEndian.Uint32(d[1:]))
+		name := string(d[5 : 5+kn])
+		d = d[5+kn:]
+		vn := int(binary.LittleEndian.Uint32(d))
+		kdf[name], d = d[4:4+vn], d[4+vn:]
+	}
+	if !bytes.Equal(kdf["$UUID"], unhex("9E298B1956DB4773B23DFC3EC6F0A1E6")) {
+		t.Fatalf("key derivation %X, not Argon2id", kdf["$UUID"])
+	}
+	h := sha256.Sum256([]byte("demopass"))
+	h = sha256.Sum256(h[:])
+	derived := argon2.IDKey(h[:], kdf["S"], uint32(binary.LittleEndian.Uint64(kdf["I"])),
+		uint32(binary.LittleEndian.Uint64(kdf["M"])/1024), uint8(binary.LittleEndian.Uint32(kdf["P"])), 32)
+	seed := fields[4]
+	key := sha256.Sum256(append(bytes.Clone(seed), derived...))
+	macBase := sha512.Sum512(append(append(bytes.Clone(seed), derived...), 1))
+	mac := func(index uint64, parts ...[]byte) []byte {
+		k := sha512.Sum512(append(binary.LittleEndian.AppendUint64(nil, index), macBase[:]...))
+		m := hmac.New(sha256.New, k[:])
+		for _, p := range parts {
+			m.Write(p)
+		}
+		return m.Sum(nil)
+	}
+	if !hmac.Equal(mac(^uint64(0), header), file[off+32:off+64]) {
+		t.Fatal("the header's HMAC differs from the file's")
+	}
+	// The payload: blocks of an HMAC, a 4-byte length and the data, up to
+	// an empty one.
+	var payload []byte
+	for i, rest := uint64(0), file[off+64:]; ; i++ {
+		n := int(binary.LittleEndian.Uint32(rest[32:]))
+		if !hmac.Equal(mac(i, binary.LittleEndian.AppendUint64(nil, i), rest[32:36+n]), rest[:32]) {
+			t.Fatalf("block %d: the HMAC differs from the file's", i)
+		}
+		if n == 0 {
+			break
+		}
+		payload, rest = append(payload, rest[36:36+n]...), rest[36+n:]
+	}
+
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		c := mustCipher(t, key[:], impl.Name)
+		plain := make([]byte, len(payload))
+		NewCBCDecrypter(c, fields[7]).CryptBlocks(plain, payload)
+		pad := int(plain[len(plain)-1])
+		if pad < 1 || pad > BlockSize || !bytes.Equal(plain[len(plain)-pad:], bytes.Repeat([]byte{byte(pad)}, pad)) {
+			t.Fatal("no PKCS#7 padding")
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(plain[:len(plain)-pad]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inner, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`<Key>Title</Key>\s*<Value>test</Value>`).Match(inner) {
+			t.Error("the database has no entry titled test")
+		}
+		again := make([]byte, len(plain))
+		NewCBCEncrypter(c, fields[7]).CryptBlocks(again, plain)
+		if !bytes.Equal(again, payload) {
+			t.Error("encryption does not give back the file's payload")
+		}
+	})
 }
