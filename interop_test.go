@@ -12,6 +12,7 @@ package twofish
 import (
 	"bufio"
 	"bytes"
+	"crypto/cipher"
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
@@ -296,21 +297,23 @@ func TestLinuxKernelVectors(t *testing.T) {
 				t.Errorf("%s vector %d, %s: %X, want %X", mode, i, what, got, want)
 			}
 		}
-		for i, v := range vs["ECB"] {
-			c := mustCipher(t, v["Key"], impl.Name)
-			got := make([]byte, len(v["In"]))
-			NewECBEncrypter(c).CryptBlocks(got, v["In"])
-			check("ECB", i, "encryption", got, v["Out"])
-			NewECBDecrypter(c).CryptBlocks(got, got)
-			check("ECB", i, "decryption", got, v["In"])
-		}
-		for i, v := range vs["CBC"] {
-			c := mustCipher(t, v["Key"], impl.Name)
-			got := make([]byte, len(v["In"]))
-			NewCBCEncrypter(c, v["IV"]).CryptBlocks(got, v["In"])
-			check("CBC", i, "encryption", got, v["Out"])
-			NewCBCDecrypter(c, v["IV"]).CryptBlocks(got, got)
-			check("CBC", i, "decryption", got, v["In"])
+		for _, m := range []struct {
+			name     string
+			enc, dec func(c *Cipher, iv []byte) cipher.BlockMode
+		}{
+			{"ECB", func(c *Cipher, _ []byte) cipher.BlockMode { return NewECBEncrypter(c) },
+				func(c *Cipher, _ []byte) cipher.BlockMode { return NewECBDecrypter(c) }},
+			{"CBC", func(c *Cipher, iv []byte) cipher.BlockMode { return NewCBCEncrypter(c, iv) },
+				func(c *Cipher, iv []byte) cipher.BlockMode { return NewCBCDecrypter(c, iv) }},
+		} {
+			for i, v := range vs[m.name] {
+				c := mustCipher(t, v["Key"], impl.Name)
+				got := make([]byte, len(v["In"]))
+				m.enc(c, v["IV"]).CryptBlocks(got, v["In"])
+				check(m.name, i, "encryption", got, v["Out"])
+				m.dec(c, v["IV"]).CryptBlocks(got, got)
+				check(m.name, i, "decryption", got, v["In"])
+			}
 		}
 		for i, v := range vs["CTR"] {
 			c := mustCipher(t, v["Key"], impl.Name)
