@@ -39,20 +39,23 @@ import (
 // level.
 //
 // Measured on Zen 5 (go test -run '^$' -bench GenericCT ./internal/kernel,
-// 512 blocks): 212 ns a block with a 128-bit key and 285 ns with a 256-bit
-// one, 9.0x and 9.5x EncryptBlockGenericCT a block at a time. The q
+// 512 blocks, pinned to a core, medians of 5): 230 ns a block with a
+// 128-bit key and 306 ns with a 256-bit one, 5.5x and 6.3x
+// EncryptBlockGenericCT a block at a time. The q
 // circuits take about a third of that, the transpositions, exchanges and
 // MDS products most of the rest.
 
 // bitslicedBlocks is how many blocks the bitsliced functions take at a
 // time, and bitslicedMin the fewest for which encryptBlocksGenericCT pads a
 // group of bitslicedBlocks rather than take the blocks one at a time: a
-// group costs less than two single blocks, for every key length (Zen 5,
-// go test -run '^$' -bench GenericCT ./internal/kernel: 3.4 against 3.8 µs
-// with a 128-bit key, 4.8 against 5.4 µs with a 256-bit one).
+// group costs less than three single blocks and more than two, for every
+// key length (Zen 5, go test -run '^$' -bench GenericCT ./internal/kernel,
+// pinned, medians of 5: 3.56 µs against 3.82 for three blocks and 2.54
+// for two with a 128-bit key, 4.88 against 5.80 and 3.86 with a 256-bit
+// one).
 const (
 	bitslicedBlocks = 16
-	bitslicedMin    = 2
+	bitslicedMin    = 3
 )
 
 // bitslicedLevel is one level of q permutations of the h function.
@@ -304,7 +307,7 @@ func mdsBitsliced(e *[8]uint64, o *mdsMasks) {
 	e0, e1, e2, e3, e4, e5, e6, e7 := e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]
 	// Division by x in GF(2^8) modulo x^8+x^6+x^5+x^3+1 shifts right and
 	// adds 1/x = 0xB4 (bits 2, 4, 5 and 7) where bit 0 was set
-	// (mdsColumnCT): f = e/x, h = e/x².
+	// (mdsCT): f = e/x, h = e/x².
 	f0, f1, f2, f3, f4, f5, f6, f7 := e1, e2, e3^e0, e4, e5^e0, e6^e0, e7, e0
 	h0, h1, h2, h3, h4, h5, h6, h7 := f1, f2, f3^f0, f4, f5^f0, f6^f0, f7, f0
 	e[0] = mdsPlane(e0, f0, h0, o)

@@ -26,19 +26,33 @@ func TestQTypes(t *testing.T) {
 			t.Errorf("lastType[%d] does not match qLast", j)
 		}
 		for x := range 256 {
-			if mdsColumnCT(j, uint32(qLast[j][x])) != mdsq[j][x] {
-				t.Fatalf("mdsColumnCT(%d, qLast) differs from mdsq at %#02x", j, x)
+			if mdsCT(uint32(qLast[j][x])<<(8*j)) != mdsq[j][x] {
+				t.Fatalf("mdsCT of qLast[%d] differs from mdsq at %#02x", j, x)
 			}
 		}
 	}
 }
 
-func TestMDSColumnCT(t *testing.T) {
+// TestMDSCT checks mdsCT against mdsColumn: on every vector of one
+// non-zero element, which spans the space its linear map acts on, and on
+// random vectors.
+func TestMDSCT(t *testing.T) {
 	for j := range 4 {
 		for x := range 256 {
-			if got, want := mdsColumnCT(j, uint32(x)), mdsColumn(j, byte(x)); got != want {
-				t.Fatalf("mdsColumnCT(%d, %#02x) = %#08x, want %#08x", j, x, got, want)
+			if got, want := mdsCT(uint32(x)<<(8*j)), mdsColumn(j, byte(x)); got != want {
+				t.Fatalf("mdsCT(%#08x) = %#08x, want %#08x", uint32(x)<<(8*j), got, want)
 			}
+		}
+	}
+	r := testRand(t)
+	for range 1000 {
+		y := r.Uint32()
+		var want uint32
+		for j := range 4 {
+			want ^= mdsColumn(j, byte(y>>(8*j)))
+		}
+		if got := mdsCT(y); got != want {
+			t.Fatalf("mdsCT(%#08x) = %#08x, want %#08x", y, got, want)
 		}
 	}
 }

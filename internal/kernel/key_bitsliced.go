@@ -98,7 +98,7 @@ func chainSliced(p []planes, j int, l, l2 *[4]uint32, lanes uint64, k int) {
 // mdsSliced returns the MDS matrix times the bytes y[0..3] of each lane,
 // byte i of the product in the planes of element i. In GF(2^8) modulo
 // x^8+x^6+x^5+x^3+1, 0x5B·y = y ^ y/x^2 and 0xEF·y = y ^ y/x ^ y/x^2
-// (as mdsColumnCT); dividing by x moves each plane down one and adds the
+// (as mdsCT); dividing by x moves each plane down one and adds the
 // lowest to the planes of 0xB4.
 func mdsSliced(y *[4]planes) (h [4]planes) {
 	div := func(v planes) planes {

@@ -1,6 +1,9 @@
 package kernel
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The constant-time key schedule: the same subkeys as expand, computed
 // without indexing any table with key bytes, and the key material of the
@@ -52,6 +55,12 @@ func init() {
 			}
 		}
 	}
+	for d := range 4 {
+		for i := range 4 {
+			j := (i + d) % 4
+			mdsSelect[d][mdsProduct[i][j]] |= 0xFF << (8 * j)
+		}
+	}
 }
 
 // nib returns entry x (0 to 15) of the packed t-box t.
@@ -62,19 +71,30 @@ func nib(t, x uint64) uint64 { return t >> (4 * (x & 15)) & 15 }
 func ror4(v uint64) uint64 { return (v>>1 | v<<3) & 15 }
 func mix4(v uint64) uint64 { return (v ^ v<<3) & 15 }
 
-// mdsColumnCT is mdsColumn without branches on x: in GF(2^8) modulo
+// mdsSelect[d][p] has the bytes j of a packed vector whose product p (by
+// 01, 5B or EF, as mdsProduct) row j-d (mod 4) of the MDS matrix takes.
+var mdsSelect [4][3]uint32
+
+// mdsCT multiplies the MDS matrix by y, whose byte j (little-endian) is
+// element j of the vector, without branches. In GF(2^8) modulo
 // x^8+x^6+x^5+x^3+1, 1/x is 0xB4, so 0x5B = 1 + 1/x^2 and 0xEF = 1 + 1/x +
-// 1/x^2 (section 4.2), and division by x is a shift with a masked XOR.
-func mdsColumnCT(j int, x uint32) uint32 {
-	x1 := x>>1 ^ 0xB4&-(x&1)
-	x2 := x1>>1 ^ 0xB4&-(x1&1)
-	p := [3]uint32{x, x ^ x2, x ^ x1 ^ x2}
-	var w uint32
-	for i := range 4 {
-		w |= p[mdsProduct[i][j]] << (8 * i)
-	}
+// 1/x^2 (section 4.2), and division by x is a shift with a masked XOR: the
+// products of the four bytes at once, then for each diagonal of the matrix
+// the products it takes, rotated to the rows they go to.
+func mdsCT(y uint32) uint32 {
+	y1 := y>>1&0x7F7F7F7F ^ mulB4(y&0x01010101)
+	y2 := y1>>1&0x7F7F7F7F ^ mulB4(y1&0x01010101)
+	p0, p1, p2 := y, y^y2, y^y1^y2
+	s := &mdsSelect
+	w := p0&s[0][0] | p1&s[0][1] | p2&s[0][2]
+	w ^= bits.RotateLeft32(p0&s[1][0]|p1&s[1][1]|p2&s[1][2], -8)
+	w ^= bits.RotateLeft32(p0&s[2][0]|p1&s[2][1]|p2&s[2][2], -16)
+	w ^= bits.RotateLeft32(p0&s[3][0]|p1&s[3][1]|p2&s[3][2], -24)
 	return w
 }
+
+// mulB4 multiplies each byte of m, 0 or 1, by B4.
+func mulB4(m uint32) uint32 { return m<<7 | m<<5 | m<<4 | m<<2 }
 
 // ctSchedule is the key material of the avx2-ct kernels, beside the
 // subkeys in Schedule.k: the nibble tables, and the S vector. Its layout is part of the avx2-ct kernels' contract (see
