@@ -3,6 +3,8 @@ package main
 import (
 	"slices"
 	"time"
+
+	"github.com/twofish-go/twofish/internal/stopwatch"
 )
 
 // The shape of a measurement, after libgcrypt's tests/bench-slope.c: time
@@ -89,13 +91,15 @@ func calibrate(op func(buf []byte), buf []byte, target time.Duration, tm timer) 
 	}
 }
 
-// timeLoops returns how long loops calls of op on buf take.
+// timeLoops returns how long loops calls of op on buf take, on the
+// stopwatch: a timing takes a few milliseconds, under the step of time.Now
+// on Windows.
 func timeLoops(op func(buf []byte), buf []byte, loops int) time.Duration {
-	start := time.Now()
+	start := stopwatch.Now()
 	for range loops {
 		op(buf)
 	}
-	return time.Since(start)
+	return stopwatch.Since(start)
 }
 
 // fitSlope returns the slope of the least-squares line through the points

@@ -5,6 +5,8 @@ package cpuclock
 import (
 	"math"
 	"time"
+
+	"github.com/twofish-go/twofish/internal/stopwatch"
 )
 
 const (
@@ -27,9 +29,9 @@ func MHz() float64 {
 	best := time.Duration(math.MaxInt64)
 	var adds uint64
 	for range samples {
-		start := time.Now()
+		start := stopwatch.Now()
 		adds = addChain(sampleIterations)
-		best = min(best, time.Since(start))
+		best = min(best, stopwatch.Since(start))
 	}
 	return rate(adds, best)
 }
