@@ -323,6 +323,11 @@ func TestEncDecErrors(t *testing.T) {
 	existing := filepath.Join(dir, "existing")
 	writeFile(t, existing, []byte("keep me"))
 	notDir := filepath.Join(in, "x") // in is a file
+	// The operating system's words for what goes wrong with them.
+	_, err := os.Open(filepath.Join(dir, "nosuch"))
+	noSuchFile := osError(t, err)
+	_, err = os.CreateTemp(in, "")
+	notADirectory := osError(t, err)
 	out := filepath.Join(dir, "out")
 	// Bad padding: a last block that decrypts to garbage.
 	badPad := bytes.Clone(ct)
@@ -365,14 +370,14 @@ func TestEncDecErrors(t *testing.T) {
 		{2, "-impl: unknown implementation", []string{"enc", "-mode", "ctr", "-key", key128, "-impl", "nosuch"}},
 		{2, `unexpected argument "extra"`, []string{"enc", "-mode", "ctr", "-key", key128, "extra"}},
 		{2, "-in and -out: want a file name or -", []string{"enc", "-mode", "ctr", "-key", key128, "-in", ""}},
-		{1, "-in " + filepath.Join(dir, "nosuch") + ": no such file", []string{"enc", "-mode", "ctr", "-key", key128, "-in", filepath.Join(dir, "nosuch")}},
+		{1, "-in " + filepath.Join(dir, "nosuch") + ": " + noSuchFile, []string{"enc", "-mode", "ctr", "-key", key128, "-in", filepath.Join(dir, "nosuch")}},
 		{1, "is a directory", []string{"enc", "-mode", "ctr", "-key", key128, "-in", dir, "-out", out}},
 		{1, "-out " + dir + " is a directory", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", dir}},
 		{1, "-out " + existing + " exists; -f overwrites it", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", existing}},
 		{1, "exists; -f overwrites it", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", out, "-iv-out", existing}},
 		{1, "is the input file", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", in}},
 		{1, "is the input file", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", in, "-f"}},
-		{1, "not a directory", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", notDir}},
+		{1, notADirectory, []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", notDir}},
 		{1, "cannot create a file in " + filepath.Join(dir, "nosuch"), []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", filepath.Join(dir, "nosuch", "out")}},
 		{1, "the input is 1000 bytes, not a whole number of 16-byte blocks, which -nopad needs", []string{"enc", "-mode", "cbc", "-key", key128, "-iv", iv128, "-nopad", "-in", in, "-out", out}},
 		{1, "the input is 1000 bytes, not a whole number of 16-byte blocks: truncated, or not ecb", []string{"dec", "-mode", "ecb", "-key", key128, "-in", in, "-out", out}},

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,11 +39,16 @@ func TestMain(m *testing.M) {
 }
 
 // tool returns the path of the twofish binary, building it on first use
-// with the test binary's tags.
+// with the test binary's tags, or the binary that TWOFISH_TEST_TOOL names,
+// built beforehand with the same tags where the tests run without a Go
+// toolchain (.ci/run's Windows tests, under Wine).
 func tool(t testing.TB) string {
 	t.Helper()
 	testenv.MustHaveExec(t)
 	buildOnce.Do(func() {
+		if toolPath = os.Getenv("TWOFISH_TEST_TOOL"); toolPath != "" {
+			return
+		}
 		toolDir, toolErr = os.MkdirTemp("", "twofish-cmd-test")
 		if toolErr != nil {
 			return
@@ -182,6 +189,33 @@ func writeFile(t testing.TB, name string, b []byte) {
 	if err := os.WriteFile(name, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// symlink makes newname a symbolic link to oldname and reports whether it
+// did: not on Windows without the privilege to, nor under Wine 8, whose
+// os.Symlink succeeds and leaves no link behind.
+func symlink(t testing.TB, oldname, newname string) bool {
+	t.Helper()
+	if err := os.Symlink(oldname, newname); err != nil {
+		t.Logf("no symbolic links here (%v): %s is not tried", err, newname)
+		return false
+	}
+	if fi, err := os.Lstat(newname); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Logf("os.Symlink left no link behind: %s is not tried", newname)
+		return false
+	}
+	return true
+}
+
+// osError returns the text of the operating system's error in err, an
+// *fs.PathError: what the command's messages end with.
+func osError(t testing.TB, err error) string {
+	t.Helper()
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		t.Fatalf("%v: want an *fs.PathError", err)
+	}
+	return pe.Err.Error()
 }
 
 // dirNames returns the names in dir.

@@ -1,0 +1,38 @@
+#!/bin/bash
+# exec.sh: go test's -exec program for GOOS=windows GOARCH=amd64. It runs
+# the test binary under Wine 8 (Debian 12's wine64) in a Wine prefix of its
+# own, made on first use, with bcryptprimitives.c built into it.
+#
+# usage, from the repository (the command built beforehand for the tests
+# that run it, since the Windows test binary finds no go tool to build it):
+#   GOTOOLCHAIN=go1.24.13 GOOS=windows go build -o /tmp/twofish.exe ./cmd/twofish
+#   TWOFISH_TEST_TOOL=/tmp/twofish.exe GOTOOLCHAIN=go1.24.13 GOOS=windows \
+#     go test -short -exec "$PWD/testdata/wine/exec.sh" ./...
+#   WINEPREFIX=... wineserver -k   # when done
+# Go 1.24 rather than a later Go: Go 1.26's os.RemoveAll deletes a file
+# with a call Wine 8 does not implement ("Invalid function"), which fails
+# every t.TempDir's clean-up.
+# env: WINEPREFIX  the prefix (default: twofish-wine in the user's cache)
+set -euo pipefail
+[ $# -ge 1 ] || { sed -n '2,16p' "$0" >&2; exit 125; }
+here=$(cd "$(dirname "$0")" && pwd)
+export WINEDEBUG=-all WINEPREFIX=${WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/twofish-wine}
+wine=/usr/lib/wine/wine64
+[ -x "$wine" ] || wine=$(command -v wine64 || command -v wine) || { echo "exec.sh: no wine64" >&2; exit 125; }
+
+# go test runs several packages' binaries at once: one of them makes the
+# prefix while the others wait. The Wine server, started here with none of
+# go test's descriptors nor the lock's, stays up between the binaries
+# (wineserver -p) and keeps none of their pipes open after they exit.
+mkdir -p "$WINEPREFIX"
+{
+  flock 9
+  # Refused, harmlessly, while a server runs.
+  "$(dirname "$wine")/wineserver" -p </dev/null >/dev/null 2>&1 9>&- || true
+  dll=$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll
+  if [ ! -f "$dll" ]; then
+    "$wine" wineboot -i </dev/null >/dev/null 2>&1 9>&-
+    x86_64-w64-mingw32-gcc -shared -O2 -Wl,--kill-at -o "$dll" "$here/bcryptprimitives.c" -ladvapi32
+  fi
+} 9>"$WINEPREFIX.lock"
+exec "$wine" "$@"
