@@ -117,40 +117,6 @@ func TestImplementations(t *testing.T) {
 	}
 }
 
-func TestBlockMisuse(t *testing.T) {
-	forEachImpl(t, func(t *testing.T, impl Implementation) {
-		c := mustCipher(t, make([]byte, 16), impl.Name)
-		buf := make([]byte, 2*BlockSize)
-		for _, op := range []struct {
-			name string
-			f    func(dst, src []byte)
-		}{{"Encrypt", c.Encrypt}, {"Decrypt", c.Decrypt}} {
-			t.Run(op.name, func(t *testing.T) {
-				expectPanic(t, "crypto/twofish: input not full block", func() { op.f(buf, buf[:15]) })
-				expectPanic(t, "crypto/twofish: input not full block", func() { op.f(buf, nil) })
-				expectPanic(t, "crypto/twofish: output not full block", func() { op.f(buf[:15], buf[16:]) })
-				expectPanic(t, "crypto/twofish: output not full block", func() { op.f(nil, buf) })
-				expectPanic(t, "crypto/twofish: invalid buffer overlap", func() { op.f(buf[1:], buf) })
-				expectPanic(t, "crypto/twofish: invalid buffer overlap", func() { op.f(buf, buf[15:]) })
-				// Disjoint, touching, and exactly in place are fine; only
-				// the first block of longer buffers is used.
-				op.f(buf[:16], buf[16:])
-				op.f(buf[16:], buf[:16])
-				op.f(buf, buf)
-			})
-		}
-		// In place gives the same result as separate buffers, and the
-		// Cipher still works after the panics above.
-		src := []byte("sixteen byte blk")
-		want := make([]byte, 16)
-		mustCipher(t, make([]byte, 16), "generic").Encrypt(want, src)
-		c.Encrypt(src, src)
-		if !bytes.Equal(src, want) {
-			t.Errorf("in-place Encrypt = %x, want %x", src, want)
-		}
-	})
-}
-
 func TestAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
