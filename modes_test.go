@@ -13,7 +13,8 @@ import (
 )
 
 // wrap hides every method of a Cipher but cipher.Block's, so crypto/cipher
-// runs its own generic mode code over it: the reference for our modes.
+// runs its own generic mode code over it, the reference for our modes, and
+// our modes take their one-block-at-a-time path.
 type wrap struct{ b cipher.Block }
 
 func (w wrap) BlockSize() int          { return w.b.BlockSize() }

@@ -131,15 +131,7 @@ func testBlockOp(t *testing.T, op string, bs int, f func(dst, src []byte)) {
 	t.Run("InexactOverlap", func(t *testing.T) {
 		r := testrand.New(t)
 		arena := testrand.Bytes(r, 2*bs)
-		for _, c := range []struct {
-			what     string
-			dst, src []byte
-		}{
-			{"dst a byte after src", arena[1 : bs+1], arena[:bs]},
-			{"dst from src's last byte", arena[bs-1 : 2*bs-1], arena[:bs]},
-			{"dst a byte before src", arena[:bs], arena[1 : bs+1]},
-			{"dst up to src's first byte", arena[:bs], arena[bs-1 : 2*bs-1]},
-		} {
+		for _, c := range overlaps(arena, bs) {
 			mustPanicUntouched(t, op+", "+c.what, "invalid buffer overlap", arena, func() { f(c.dst, c.src) })
 		}
 	})

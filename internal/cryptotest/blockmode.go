@@ -150,15 +150,7 @@ func testBlockMode(t *testing.T, b cipher.Block, iv []byte, ivSize int, mk MakeB
 		for _, n := range blockCounts() {
 			l := n * bs
 			arena := testrand.Bytes(r, 2*l)
-			for _, c := range []struct {
-				what     string
-				dst, src []byte
-			}{
-				{"dst a byte after src", arena[1 : l+1], arena[:l]},
-				{"dst from src's last byte", arena[l-1 : 2*l-1], arena[:l]},
-				{"dst a byte before src", arena[:l], arena[1 : l+1]},
-				{"dst up to src's first byte", arena[:l], arena[l-1 : 2*l-1]},
-			} {
+			for _, c := range overlaps(arena, l) {
 				mustPanicUntouched(t, fmt.Sprintf("%d blocks, %s", n, c.what), "invalid buffer overlap", arena,
 					func() { mk(b, iv).CryptBlocks(c.dst, c.src) })
 			}

@@ -103,6 +103,25 @@ func mustPanicUntouched(t *testing.T, what, want string, arena []byte, f func())
 	}
 }
 
+// An overlap is a dst and a src that share memory but not their start.
+type overlap struct {
+	what     string
+	dst, src []byte
+}
+
+// overlaps returns the four ways that a dst and a src of n bytes each,
+// both in arena (2n bytes), overlap inexactly by the least and the most:
+// dst a byte after or before src, or sharing only src's last or first
+// byte.
+func overlaps(arena []byte, n int) []overlap {
+	return []overlap{
+		{"dst a byte after src", arena[1 : n+1], arena[:n]},
+		{"dst from src's last byte", arena[n-1 : 2*n-1], arena[:n]},
+		{"dst a byte before src", arena[:n], arena[1 : n+1]},
+		{"dst up to src's first byte", arena[:n], arena[n-1 : 2*n-1]},
+	}
+}
+
 // firstDiff returns the first index where a and b, of equal lengths,
 // differ, or -1 if they are equal.
 func firstDiff(a, b []byte) int {

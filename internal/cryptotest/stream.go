@@ -170,15 +170,7 @@ func testStream(t *testing.T, b cipher.Block, iv []byte, mk MakeStream) {
 				continue // a byte overlaps exactly or not at all
 			}
 			arena := testrand.Bytes(r, 2*n)
-			for _, c := range []struct {
-				what     string
-				dst, src []byte
-			}{
-				{"dst a byte after src", arena[1 : n+1], arena[:n]},
-				{"dst from src's last byte", arena[n-1 : 2*n-1], arena[:n]},
-				{"dst a byte before src", arena[:n], arena[1 : n+1]},
-				{"dst up to src's first byte", arena[:n], arena[n-1 : 2*n-1]},
-			} {
+			for _, c := range overlaps(arena, n) {
 				mustPanicUntouched(t, fmt.Sprintf("%d bytes, %s", n, c.what), "invalid buffer overlap", arena,
 					func() { mk(b, iv).XORKeyStream(c.dst, c.src) })
 			}
