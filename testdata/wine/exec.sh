@@ -21,17 +21,21 @@ wine=/usr/lib/wine/wine64
 [ -x "$wine" ] || wine=$(command -v wine64 || command -v wine) || { echo "exec.sh: no wine64" >&2; exit 125; }
 
 # go test runs several packages' binaries at once: one of them makes the
-# prefix while the others wait. The Wine server, started here with none of
-# go test's descriptors nor the lock's, stays up between the binaries
-# (wineserver -p) and keeps none of their pipes open after they exit.
+# prefix while the others wait. The Wine server and Wine's services
+# (winedevice.exe and others, which the server's first program starts) must
+# hold none of go test's pipes, or go test waits for them after the binary
+# exits: the server starts here, and stays up between the binaries
+# (wineserver -p), and wineboot is its first program, all with none of
+# go test's descriptors nor the lock's.
 mkdir -p "$WINEPREFIX"
 {
   flock 9
-  # Refused, harmlessly, while a server runs.
-  "$(dirname "$wine")/wineserver" -p </dev/null >/dev/null 2>&1 9>&- || true
   dll=$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll
-  if [ ! -f "$dll" ]; then
+  # Refused, with status 2, while a server runs.
+  if "$(dirname "$wine")/wineserver" -p </dev/null >/dev/null 2>&1 9>&- || [ ! -f "$dll" ]; then
     "$wine" wineboot -i </dev/null >/dev/null 2>&1 9>&-
+  fi
+  if [ ! -f "$dll" ]; then
     x86_64-w64-mingw32-gcc -shared -O2 -Wl,--kill-at -o "$dll" "$here/bcryptprimitives.c" -ladvapi32
   fi
 } 9>"$WINEPREFIX.lock"
