@@ -6,11 +6,17 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"github.com/twofish-go/twofish/internal/cpu"
 )
 
-// cpuName names the processor: the model name from /proc/cpuinfo where
-// there is one (Linux on x86), otherwise runtime.GOARCH.
+// cpuName names the processor as go test's benchmark header does: by the
+// CPUID brand string on x86, on every system, else by the model name from
+// /proc/cpuinfo where there is one (Linux), else by runtime.GOARCH.
 func cpuName() string {
+	if brand := cpu.HostFacts().Brand; brand != "" {
+		return brand
+	}
 	if f, err := os.Open("/proc/cpuinfo"); err == nil {
 		defer f.Close()
 		if name := modelName(f); name != "" {
