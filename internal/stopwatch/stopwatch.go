@@ -1,6 +1,7 @@
 // Package stopwatch times short intervals with the finest monotonic clock
-// the system offers, for the bench command's timings and internal/cpuclock's
-// samples, each a fraction of a millisecond to a few milliseconds long.
+// the system offers: the bench command's timings and internal/cpuclock's
+// samples, each a fraction of a millisecond to a few milliseconds long, and
+// the single calls that internal/turns times.
 //
 // That is time.Now's monotonic reading everywhere but on Windows, where Go
 // reads it from the interrupt time that the kernel advances only at each
