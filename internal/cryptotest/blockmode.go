@@ -50,15 +50,15 @@ func testBlockMode(t *testing.T, b cipher.Block, iv []byte, ivSize int, mk MakeB
 	bs := b.BlockSize()
 
 	// An IV of another length than the mode's panics in the constructor:
-	// a short one would leave part of the chain zero.
-	t.Run("WrongIVLength", func(t *testing.T) {
-		if ivSize == 0 {
-			t.Skip("the mode takes no IV")
-		}
-		for _, n := range []int{0, ivSize - 1, ivSize + 1, 2 * ivSize} {
-			mustPanic(t, fmt.Sprintf("a %d-byte IV", n), "IV length must equal block size", func() { mk(b, make([]byte, n)) })
-		}
-	})
+	// a short one would leave part of the chain zero. (A mode without an
+	// IV, as ECB, has no such check.)
+	if ivSize > 0 {
+		t.Run("WrongIVLength", func(t *testing.T) {
+			for _, n := range []int{0, ivSize - 1, ivSize + 1, 2 * ivSize} {
+				mustPanic(t, fmt.Sprintf("a %d-byte IV", n), "IV length must equal block size", func() { mk(b, make([]byte, n)) })
+			}
+		})
+	}
 
 	// BlockSize is the block cipher's.
 	t.Run("BlockSize", func(t *testing.T) {
