@@ -115,18 +115,20 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	fs.StringVar(&cfg.passFile, "passphrase-file", "", "read the passphrase from the first line of `file`")
 	fs.StringVar(&cfg.passEnv, "passphrase-env", "", "read the passphrase from the environment `variable` named")
 	var aead string
-	var chunk, argonMiB uint
-	var argonTime, argonThreads uint
+	// The numeric flags are 64-bit on every platform, so that a value past
+	// a bound gets the same message from the checks below in a 32-bit
+	// build, rather than the flag package's "value out of range".
+	var chunk, argonMiB, argonTime, argonThreads uint64
 	var maxMiB, maxWorkMiB, maxThreads uint64
 	fs.Uint64Var(&maxMiB, "argon2-max-memory", min(defaultArgon2MaxMemMiB, maxArgon2MemoryHere>>10), "open no file whose Argon2id asks for more memory, in `MiB`, and seal none")
 	fs.Uint64Var(&maxWorkMiB, "argon2-max-work", defaultArgon2MaxWorkMiB, "open no file whose Argon2id asks for more passes times memory, in `MiB`, and seal none")
 	fs.Uint64Var(&maxThreads, "argon2-max-threads", defaultArgon2MaxThreads, "open no file whose Argon2id asks for more `lanes`, and seal none")
 	if !open {
 		fs.StringVar(&aead, "aead", "gcm", "authenticated `mode`: gcm or ocb")
-		fs.UintVar(&chunk, "chunk-size", 1<<defaultChunkLog, "plaintext `bytes` per chunk, a power of two from 1024 to 16777216")
-		fs.UintVar(&argonTime, "argon2-time", defaultArgon2Time, "Argon2id `passes` over its memory")
-		fs.UintVar(&argonMiB, "argon2-memory", defaultArgon2MemMiB, "Argon2id memory in `MiB`")
-		fs.UintVar(&argonThreads, "argon2-threads", defaultArgon2Threads, "Argon2id `lanes`")
+		fs.Uint64Var(&chunk, "chunk-size", 1<<defaultChunkLog, "plaintext `bytes` per chunk, a power of two from 1024 to 16777216")
+		fs.Uint64Var(&argonTime, "argon2-time", defaultArgon2Time, "Argon2id `passes` over its memory")
+		fs.Uint64Var(&argonMiB, "argon2-memory", defaultArgon2MemMiB, "Argon2id memory in `MiB`")
+		fs.Uint64Var(&argonThreads, "argon2-threads", defaultArgon2Threads, "Argon2id `lanes`")
 	}
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {

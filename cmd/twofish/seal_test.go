@@ -656,6 +656,11 @@ func TestSealFlagBounds(t *testing.T) {
 		{false, []string{"-argon2-threads", "255", "-argon2-memory", "1"}, "at least 8 KiB per lane"},
 		{false, []string{"-argon2-memory", most}, ""},
 		{false, []string{"-argon2-memory", over}, "-argon2-memory " + over + ": want 1 to " + most + " MiB"},
+		// Past 2^32, where a 32-bit uint ends: the same check's message.
+		{false, []string{"-argon2-memory", "4294967297"}, "-argon2-memory 4294967297: want 1 to " + most + " MiB"},
+		{false, []string{"-argon2-time", "4294967297"}, "-argon2-time 4294967297: want 1 to 65536"},
+		{false, []string{"-argon2-threads", "4294967297"}, "-argon2-threads 4294967297: want 1 to 255"},
+		{false, []string{"-chunk-size", "4294967296"}, "-chunk-size 4294967296: want a power of two"},
 		{false, []string{"-chunk-size", "1024"}, ""},
 		{false, []string{"-chunk-size", "16777216"}, ""},
 		{false, []string{"-chunk-size", "33554432"}, "-chunk-size 33554432: want a power of two"},
