@@ -6,16 +6,20 @@
 # an initramfs of the repository's tracked files, the test binary and
 # testdata/guest/init, which runs the binary in the package's directory with
 # its arguments and the TWOFISH_* environment, prints its output and powers
-# off; it exits with the binary's status, 125 if it got none.
+# off; it exits with the binary's status, 125 if it got none. The guest has
+# no go tool to build the command with for cmd/twofish's tests, so the
+# command built beforehand that TWOFISH_TEST_TOOL names goes in with them,
+# and the variable names it there.
 #
 # usage, from the repository:
-#   GOARCH=386 CGO_ENABLED=0 go test -short -exec "$PWD/testdata/qemu386/exec.sh" . ./internal/...
-# (cmd/twofish's tests build the command with the go tool, which the guest
-# does not have.) A package's tests take a boot of about 4 seconds more
-# than under a native kernel, and run 5-20x slower.
+#   GOARCH=386 CGO_ENABLED=0 go build -o /tmp/twofish386 ./cmd/twofish
+#   TWOFISH_TEST_TOOL=/tmp/twofish386 GOARCH=386 CGO_ENABLED=0 go test -short \
+#     -exec "$PWD/testdata/qemu386/exec.sh" ./...
+# A package's tests take a boot of about 4 seconds more than under a native
+# kernel, and run 5-20x slower.
 # env: QEMU386_TIMEOUT  wall-clock limit of one run in seconds (default 1200)
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '2,16p' "$0" >&2; exit 125; }
+[ $# -ge 1 ] || { sed -n '2,20p' "$0" >&2; exit 125; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$1; shift
 rel=$(realpath --relative-to="$ROOT" "$PWD")
@@ -37,7 +41,11 @@ install -m 0755 "$BIN" "$R/testbin"
 (cd "$ROOT" && git ls-files -z | cpio -0 -pdm --quiet "$R/work")
 echo "/work/$rel" > "$R/dir"
 : > "$R/args"; for a in "$@"; do printf '%s\n' "$a" >> "$R/args"; done
-env | grep '^TWOFISH_' > "$R/env" || true
+env | grep '^TWOFISH_' | grep -v '^TWOFISH_TEST_TOOL=' > "$R/env" || true
+if [ -n "${TWOFISH_TEST_TOOL:-}" ]; then
+  install -m 0755 "$TWOFISH_TEST_TOOL" "$R/tool"
+  echo "TWOFISH_TEST_TOOL=/tool" >> "$R/env"
+fi
 (cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$W/initrd.cpio"
 
 # Guest memory: the 386 address space and the tests' buffers fit in 1 GiB.
