@@ -41,7 +41,9 @@ func TestMain(m *testing.M) {
 // tool returns the path of the twofish binary, building it on first use
 // with the test binary's tags, or the binary that TWOFISH_TEST_TOOL names,
 // built beforehand with the same tags where the tests run without a Go
-// toolchain (.ci/run's Windows tests, under Wine).
+// toolchain or on another architecture (.ci/run's Windows tests under
+// Wine, 386 in qemu-system; under qemu-user a script that runs the command
+// in the emulator).
 func tool(t testing.TB) string {
 	t.Helper()
 	testenv.MustHaveExec(t)
