@@ -566,6 +566,35 @@ func TestAEADMisuse(t *testing.T) {
 			expectPanic(t, overlapIn, func() { a.Open(buf[1:1], nonce, buf[:len(ct)], nil) })
 			expectPanic(t, overlapAD, func() { a.Open(buf[:0], nonce, buf[:len(ct)], buf[10:20]) })
 			expectPanic(t, overlapAD, func() { a.Open(buf[100:100], nonce, buf[:len(ct)], buf[100:110]) })
+			// With dst's capacity exactly what the plaintext needs, Open
+			// writes within dst's array too. The tag is right this time
+			// (the associated data is what it was sealed with), so only the
+			// overlap checks stop Open, before it writes anything.
+			ad := bytes.Repeat([]byte{0xa5}, 10)
+			ct = a.Seal(nil, nonce, make([]byte, 64), ad)
+			for _, tc := range []struct {
+				want string
+				at   int // where the sealed message lies; its associated data lies at 100
+				dst  func(buf []byte) []byte
+			}{
+				{overlapIn, 0, func(buf []byte) []byte { return buf[1:1:65] }},
+				{overlapAD, 0, func(buf []byte) []byte { return buf[100:100:164] }},
+				{overlapAD, 120, func(buf []byte) []byte { return buf[40:40:104] }},
+			} {
+				buf := make([]byte, 200)
+				copy(buf[tc.at:], ct)
+				copy(buf[100:], ad)
+				before := bytes.Clone(buf)
+				expectPanic(t, tc.want, func() { a.Open(tc.dst(buf), nonce, buf[tc.at:tc.at+len(ct)], buf[100:110]) })
+				if !bytes.Equal(buf, before) {
+					t.Errorf("Open into %d bytes of capacity wrote to its buffers before it panicked", cap(tc.dst(buf)))
+				}
+			}
+			copy(buf, ct)
+			copy(buf[100:], ad)
+			if got, err := a.Open(buf[:0:64], nonce, buf[:len(ct)], buf[100:110]); err != nil || &got[0] != &buf[0] || !bytes.Equal(got, make([]byte, 64)) {
+				t.Fatalf("in-place Open into exactly the room needed: %x, %v", got, err)
+			}
 			// In place is fine; so is associated data right after the output.
 			a.Seal(buf[:0], nonce, buf[:64], buf[64+a.Overhead():100])
 			if _, err := a.Open(buf[:0], nonce, buf[:64+a.Overhead()], buf[64+a.Overhead():100]); err != nil {
@@ -1010,6 +1039,49 @@ func TestOCBKtopCache(t *testing.T) {
 	for range 8 {
 		if msg := <-done; msg != "" {
 			t.Error(msg)
+		}
+	}
+}
+
+// countingBlock is a cipher.Block that counts its Encrypt calls.
+type countingBlock struct {
+	cipher.Block
+	encrypts int
+}
+
+func (b *countingBlock) Encrypt(dst, src []byte) {
+	b.encrypts++
+	b.Block.Encrypt(dst, src)
+}
+
+// TestOCBKtopCacheSavesEncryption checks that the Ktop cache is used: an
+// empty message costs two block encryptions (Ktop and the tag) with a new
+// nonce block, and one (the tag) with a nonce that differs from the last
+// one only in its bottom six bits, as RFC 7253 suggests.
+func TestOCBKtopCacheSavesEncryption(t *testing.T) {
+	r := testRand(t)
+	for _, nonceSize := range []int{12, 15, 1} {
+		b := &countingBlock{Block: mustCipher(t, randBytes(r, 16), autoName())}
+		o := mustAEAD(t, aeadModes[1], b, nonceSize, 16)
+		nonce := randBytes(r, nonceSize)
+		nonce[0] ^= 0x40 // a nonce block other than the one NewOCB may leave
+		for _, tc := range []struct {
+			what   string
+			change func()
+			want   int
+		}{
+			{"a new nonce block", func() { nonce[nonceSize-1] &^= 63 }, 2},
+			{"the same Ktop, bottom 1", func() { nonce[nonceSize-1] |= 1 }, 1},
+			{"the same Ktop, bottom 63", func() { nonce[nonceSize-1] |= 63 }, 1},
+			{"another Ktop", func() { nonce[nonceSize-1] ^= 64 }, 2},
+			{"that Ktop again, bottom 0", func() { nonce[nonceSize-1] &^= 63 }, 1},
+		} {
+			tc.change()
+			b.encrypts = 0
+			o.Seal(nil, nonce, nil, nil)
+			if b.encrypts != tc.want {
+				t.Fatalf("nonce size %d, %s (nonce %x): Seal of an empty message made %d block encryptions, want %d", nonceSize, tc.what, nonce, b.encrypts, tc.want)
+			}
 		}
 	}
 }
