@@ -302,6 +302,22 @@ func TestRunChunksShortInputOneJob(t *testing.T) {
 	}
 }
 
+// TestMaxChunksFitsNonce checks that runChunks' limit is FORMAT.md's 2^32
+// chunks: every chunk number below it fits the nonce's 4 bytes, so that no
+// two chunks of a file share a nonce, and none past it is allowed.
+// TestRunChunksLimit lowers maxChunks, so it does not see the limit itself;
+// a message that reaches it is terabytes long.
+func TestMaxChunksFitsNonce(t *testing.T) {
+	if maxChunks != 1<<32 {
+		t.Fatalf("maxChunks = %d, want 2^32, what the nonce's 4-byte chunk number counts", maxChunks)
+	}
+	h := &sealHeader{}
+	last := h.nonce(uint32(maxChunks-1), true)
+	if uint64(uint32(maxChunks-1)) != maxChunks-1 || string(last[7:11]) != "\xff\xff\xff\xff" {
+		t.Errorf("chunk %d's nonce % x", maxChunks-1, last)
+	}
+}
+
 // TestRunChunksLimit lowers the limit of 2^32 chunks to a few and to a
 // job's worth or so: a message of exactly that many chunks, the last one
 // full, seals and opens, and one byte more is refused either way, after

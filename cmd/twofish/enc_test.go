@@ -334,6 +334,8 @@ func TestEncDecErrors(t *testing.T) {
 	badPad[len(badPad)-20] ^= 1
 	badPadFile := filepath.Join(dir, "badpad")
 	writeFile(t, badPadFile, badPad)
+	ivFile := filepath.Join(dir, "iv")
+	writeFile(t, ivFile, []byte(iv128+"\n"))
 
 	for _, tc := range []struct {
 		status int
@@ -358,15 +360,20 @@ func TestEncDecErrors(t *testing.T) {
 		{2, "-iv is 1 byte; want 16", []string{"dec", "-mode", "ctr", "-key", key128, "-iv", "00"}},
 		{2, "-iv: ecb takes no IV", []string{"enc", "-mode", "ecb", "-key", key128, "-iv", iv128}},
 		{2, "-iv: xts takes no IV", []string{"dec", "-mode", "xts", "-key", key256, "-iv", iv128}},
+		{2, "-iv: ecb takes no IV", []string{"dec", "-mode", "ecb", "-key", key128, "-iv-file", ivFile, "-in", in, "-out", out}},
+		{2, "-iv: xts takes no IV", []string{"enc", "-mode", "xts", "-key", key256, "-iv-file", ivFile, "-in", in, "-out", out}},
 		{2, "-iv is required: cfb decryption", []string{"dec", "-mode", "cfb", "-key", key128, "-in", in}},
 		{2, "-iv-out: ecb takes no IV", []string{"enc", "-mode", "ecb", "-key", key128, "-iv-out", out}},
 		{2, "-iv-out: want a file name, not -", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", out, "-iv-out", "-"}},
+		{2, "-iv-out: want a file name", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", out, "-iv-out", ""}},
 		{2, "is also the input or the output", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", out, "-iv-out", out}},
+		{2, "-iv-out " + in + " is also the input or the output", []string{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", out, "-iv-out", in, "-f"}},
 		{2, "-nopad: only ecb and cbc pad", []string{"enc", "-mode", "ctr", "-key", key128, "-nopad"}},
 		{2, "-sector-size: only for xts", []string{"enc", "-mode", "ctr", "-key", key128, "-sector-size", "4096"}},
 		{2, "-sector: only for xts", []string{"dec", "-mode", "ecb", "-key", key128, "-sector", "1"}},
 		{2, "-sector-size 100: want a multiple of 16", []string{"enc", "-mode", "xts", "-key", key256, "-sector-size", "100"}},
 		{2, "-sector-size 0", []string{"enc", "-mode", "xts", "-key", key256, "-sector-size", "0"}},
+		{2, fmt.Sprintf("-sector-size %d: want a multiple of 16 from 16 to %d", maxSectorSize+16, maxSectorSize), []string{"enc", "-mode", "xts", "-key", key256, "-in", in, "-out", out, "-sector-size", fmt.Sprint(maxSectorSize + 16)}},
 		{2, "-impl: unknown implementation", []string{"enc", "-mode", "ctr", "-key", key128, "-impl", "nosuch"}},
 		{2, `unexpected argument "extra"`, []string{"enc", "-mode", "ctr", "-key", key128, "extra"}},
 		{2, "-in and -out: want a file name or -", []string{"enc", "-mode", "ctr", "-key", key128, "-in", ""}},
@@ -404,7 +411,10 @@ func TestEncDecErrors(t *testing.T) {
 	if got := readFile(t, existing); string(got) != "keep me" {
 		t.Errorf("the existing output file was changed to %q", got)
 	}
-	if names := dirNames(t, dir); len(names) != 9 {
+	if !bytes.Equal(readFile(t, in), pt) {
+		t.Error("the input was changed")
+	}
+	if names := dirNames(t, dir); len(names) != 10 {
 		t.Errorf("files left in the directory: %q", names)
 	}
 }

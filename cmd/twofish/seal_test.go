@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/twofish-go/twofish"
+	"golang.org/x/crypto/argon2"
 )
 
 // The seal and open tests use a chunk of 1 KiB, so that a few kilobytes
@@ -349,6 +350,31 @@ func TestSealFormat(t *testing.T) {
 	if !ok || !bytes.Equal(got, readFile(t, msg)) {
 		t.Error("the message read by FORMAT.md differs")
 	}
+	// 301 chunks: the numbers past 255 reach the bytes of the nonce's
+	// chunk number above its lowest.
+	dir, msg, key, _ = sealSetup(t, 300*sealChunk+7)
+	b = sealFile(t, dir, msg, "sealed", append(sealChunkFlag, "-key-file", key)...)
+	if got, ok := openByFormat(b, readFile(t, key)); !ok || !bytes.Equal(got, readFile(t, msg)) {
+		t.Error("a file of 301 chunks does not open by FORMAT.md")
+	}
+}
+
+// TestSealFormatPassphrase opens a file sealed with a passphrase by
+// FORMAT.md: the input keying material is Argon2id of the passphrase with
+// the header's salt, passes, memory and lanes, each other than the others
+// so that a mix-up shows, and the rest as with a key file.
+func TestSealFormatPassphrase(t *testing.T) {
+	dir, msg, _, pass := sealSetup(t, 2*sealChunk+3)
+	b := sealFile(t, dir, msg, "sealed", append(slices.Clone(sealChunkFlag), "-argon2-time", "2", "-argon2-memory", "1", "-argon2-threads", "3", "-passphrase-file", pass)...)
+	hdr := b[:44]
+	passes, memory, lanes := binary.BigEndian.Uint32(hdr[12:]), binary.BigEndian.Uint32(hdr[16:]), hdr[20]
+	if hdr[11] != 1 || passes != 2 || memory != 1024 || lanes != 3 {
+		t.Fatalf("header % x: want key derivation 1 (Argon2id), t = 2, m = 1024, p = 3", hdr)
+	}
+	ikm := argon2.IDKey([]byte("correct horse battery staple"), hdr[21:37], passes, memory, lanes, 32)
+	if got, ok := openByIKM(b, ikm); !ok || !bytes.Equal(got, readFile(t, msg)) {
+		t.Error("a file sealed with a passphrase does not open by FORMAT.md")
+	}
 }
 
 // openByFormat opens b, sealed with a 32-byte key, as FORMAT.md says a
@@ -358,13 +384,19 @@ func openByFormat(b, key []byte) (msg []byte, ok bool) {
 	if len(b) < 76 || string(b[:8]) != "\x89TWOFSH\n" || b[8] != 2 || b[9] < 1 || b[9] > 2 || b[10] < 10 || b[10] > 24 || b[11] != 2 || !bytes.Equal(b[12:21], make([]byte, 9)) {
 		return nil, false
 	}
+	return openByIKM(b, key)
+}
+
+// openByIKM is openByFormat from the header's MAC on, for a file whose
+// header is well formed, with its input keying material ikm.
+func openByIKM(b, ikm []byte) (msg []byte, ok bool) {
 	hdr := b[:44]
-	m := hmac.New(sha256.New, formatKey(hdr, key, "twofish-seal v2 header MAC"))
+	m := hmac.New(sha256.New, formatKey(hdr, ikm, "twofish-seal v2 header MAC"))
 	m.Write(hdr)
 	if !hmac.Equal(m.Sum(nil), b[44:76]) {
 		return nil, false
 	}
-	a := formatAEAD(hdr, key)
+	a := formatAEAD(hdr, ikm)
 	rest := b[76:]
 	if len(rest) == 0 {
 		return nil, false
@@ -685,6 +717,66 @@ func TestSealFlagBounds(t *testing.T) {
 		}
 		if (err == nil) != (tc.want == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("twofish %s %q: %v, stderr %q; want %q", name, args, err, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestSealPassphraseEnvEmpty checks that -passphrase-env naming a variable
+// that is set but empty is refused, as one that is not set is: an empty
+// passphrase would seal a file that anyone opens.
+func TestSealPassphraseEnvEmpty(t *testing.T) {
+	dir, msg, _, _ := sealSetup(t, 100)
+	t.Setenv("TWOFISH_TEST_EMPTY_PASSPHRASE", "")
+	out := filepath.Join(dir, "sealed")
+	args := append([]string{"seal", "-in", msg, "-out", out, "-passphrase-env", "TWOFISH_TEST_EMPTY_PASSPHRASE"}, fastArgon...)
+	status, stdout, stderr := runTool(t, args...)
+	checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "-passphrase-env TWOFISH_TEST_EMPTY_PASSPHRASE: the variable is not set or empty", args)
+	if _, err := os.Stat(out); err == nil {
+		t.Error("seal with an empty passphrase wrote a sealed file")
+	}
+}
+
+// TestSealPassphraseFileLeadingNUL checks that seal refuses a passphrase
+// file whose first line starts with a NUL byte, as it does one with a NUL
+// byte further on (TestSealPassphraseFile's UTF-16 text has it second).
+func TestSealPassphraseFileLeadingNUL(t *testing.T) {
+	dir, msg, _, _ := sealSetup(t, 100)
+	pass := filepath.Join(dir, "nul")
+	writeFile(t, pass, []byte("\x00c\x00o\x00r\x00\n"))
+	args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "refused"), "-passphrase-file", pass}
+	status, stdout, stderr := runTool(t, args...)
+	checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "the first line has a NUL byte", args)
+}
+
+// TestSealKeyFileIgnoresArgon2Ceiling checks that the Argon2id ceiling,
+// which bounds what a passphrase costs, does not refuse a seal with a key
+// file, where Argon2id does not run: the ceiling set below the default
+// Argon2id settings, the key file still seals, and the file opens.
+func TestSealKeyFileIgnoresArgon2Ceiling(t *testing.T) {
+	dir, msg, key, _ := sealSetup(t, 100)
+	low := []string{"-argon2-max-memory", "1", "-argon2-max-work", "1", "-argon2-max-threads", "1"}
+	sealFile(t, dir, msg, "sealed", append(low, "-key-file", key)...)
+	out := filepath.Join(dir, "opened")
+	if status, _, stderr := runTool(t, append([]string{"open", "-in", filepath.Join(dir, "sealed"), "-out", out, "-key-file", key}, low...)...); status != exitOK {
+		t.Fatalf("open: status %d: %s", status, stderr)
+	}
+}
+
+// TestSealInputDirectory checks that seal and open name a directory given
+// as -in as such, before they create an output.
+func TestSealInputDirectory(t *testing.T) {
+	dir, _, key, _ := sealSetup(t, 10)
+	in := filepath.Join(dir, "sub")
+	if err := os.Mkdir(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"seal", "open"} {
+		out := filepath.Join(dir, cmd+".out")
+		args := []string{cmd, "-in", in, "-out", out, "-key-file", key}
+		status, stdout, stderr := runTool(t, args...)
+		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "-in "+in+" is a directory", args)
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("twofish %s of a directory left %s", cmd, out)
 		}
 	}
 }

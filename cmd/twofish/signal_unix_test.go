@@ -113,3 +113,32 @@ func TestIVOutKeptWhenOutputFails(t *testing.T) {
 		t.Errorf("files left: %q; stderr %s", names, stderr)
 	}
 }
+
+// TestIVOutRemovedWhenOutputFails runs enc without -f with a new -iv-out
+// file and makes the output's commit fail at the end (a file takes the
+// output's name while enc works): enc must fail, keep the file that
+// appeared, and remove the IV file it had put in place, the IV of an output
+// that was not written. TestIVOutKeptWhenOutputFails covers -f, where an
+// old IV file is put back.
+func TestIVOutRemovedWhenOutputFails(t *testing.T) {
+	dir := t.TempDir()
+	out, ivFile := filepath.Join(dir, "out"), filepath.Join(dir, "iv")
+	cmd, stdin, stderr := startStalled(t, dir, "-iv-out", ivFile)
+	writeFile(t, out, []byte("appeared"))
+	stdin.Close()
+	if err := cmd.Wait(); err == nil {
+		t.Fatal("enc succeeded with a file in the output's place")
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "-out "+out+" exists (it appeared while working)") {
+		t.Errorf("stderr %q", msg)
+	}
+	if got := string(readFile(t, out)); got != "appeared" {
+		t.Errorf("the file that appeared holds %q", got)
+	}
+	if _, err := os.Lstat(ivFile); err == nil {
+		t.Error("the IV file of an output that was not written is left")
+	}
+	if names := dirNames(t, dir); len(names) != 1 {
+		t.Errorf("files left: %q; stderr %s", names, stderr)
+	}
+}
