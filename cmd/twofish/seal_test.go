@@ -741,7 +741,7 @@ func TestSealPassphraseEnvEmpty(t *testing.T) {
 // byte further on (TestSealPassphraseFile's UTF-16 text has it second).
 func TestSealPassphraseFileLeadingNUL(t *testing.T) {
 	dir, msg, _, _ := sealSetup(t, 100)
-	pass := filepath.Join(dir, "nul")
+	pass := filepath.Join(dir, "leading-nul") // not "nul", a device on Windows
 	writeFile(t, pass, []byte("\x00c\x00o\x00r\x00\n"))
 	args := []string{"seal", "-in", msg, "-out", filepath.Join(dir, "refused"), "-passphrase-file", pass}
 	status, stdout, stderr := runTool(t, args...)
