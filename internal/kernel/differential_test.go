@@ -96,3 +96,43 @@ func checkBulk(t *testing.T, c, ref *Cipher, r *rand.Rand, n, srcOff, dstOff int
 		}
 	}
 }
+
+// TestBulkWholeBlocksOnly gives every kernel's bulk entry points a source
+// that ends in a partial block (or is only one) and a destination longer
+// than the source, as EncryptBlocks allows: at every block count up to
+// twice the widest kernel plus three, they write the whole blocks' images
+// and not a byte of dst after them, where a kernel that pads a last group
+// or pair might copy out the pad.
+func TestBulkWholeBlocksOnly(t *testing.T) {
+	forEachKernel(t, func(t *testing.T, k *Kernel) {
+		r := testRand(t)
+		key := randBytes(r, 32)
+		c, ref := newCipher(key, k), newCipher(key, Generic)
+		for n := 0; n <= 2*widestBlocks()+3; n++ {
+			for _, p := range []int{0, 1, BlockSize - 1} {
+				size := n * BlockSize
+				src := randBytes(r, size+p)
+				for _, dir := range []struct {
+					name    string
+					f, want func(dst, src []byte)
+				}{
+					{"encrypt", c.EncryptBlocks, ref.EncryptBlocks},
+					{"decrypt", c.DecryptBlocks, ref.DecryptBlocks},
+				} {
+					want := make([]byte, size)
+					dir.want(want, src[:size])
+					buf := randBytes(r, size+2*BlockSize)
+					guard := bytes.Clone(buf[size:])
+					dir.f(buf, src)
+					where := fmt.Sprintf("%s %d blocks and %d bytes", dir.name, n, p)
+					if !bytes.Equal(buf[:size], want) {
+						t.Fatalf("%s: differs from generic", where)
+					}
+					if !bytes.Equal(buf[size:], guard) {
+						t.Fatalf("%s: wrote past the whole blocks", where)
+					}
+				}
+			}
+		}
+	})
+}

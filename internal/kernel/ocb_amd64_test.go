@@ -156,6 +156,37 @@ func TestOCBGroupsAssembly(t *testing.T) {
 	})
 }
 
+// TestOCBMaskBatchOnly gives each OCBMask implementation this CPU runs
+// more than a batch, a group more: it does the batch's blocks, as it does
+// them alone, and leaves the blocks after them and their part of the
+// checksum alone, where offs has no offsets for them.
+func TestOCBMaskBatchOnly(t *testing.T) {
+	for _, impl := range cpu.Host().OCBMask.Options {
+		t.Run(impl.Name, func(t *testing.T) {
+			if !impl.Supported {
+				t.Skipf("OCBMask %s is not supported on this CPU", impl.Name)
+			}
+			r := testRand(t)
+			table := randomOCBTable(r)
+			offs, sum0 := randomOCBOffsets(r)
+			src := randBytes(r, OCBBatch+OCBGroup*BlockSize)
+			for op := range 3 {
+				want, wantSum := make([]byte, OCBBatch), sum0
+				ocbMaskWith(ocbMaskIndex(impl.Name), want, src[:OCBBatch], table, &offs, &wantSum, op)
+				got, gotSum := randBytes(r, len(src)), sum0
+				guard := bytes.Clone(got[OCBBatch:])
+				ocbMaskWith(ocbMaskIndex(impl.Name), got, src, table, &offs, &gotSum, op)
+				if !bytes.Equal(got[:OCBBatch], want) || gotSum != wantSum {
+					t.Fatalf("op %d: the batch differs from the batch alone", op)
+				}
+				if !bytes.Equal(got[OCBBatch:], guard) {
+					t.Fatalf("op %d: wrote past the batch", op)
+				}
+			}
+		})
+	}
+}
+
 // randomOCBTable returns a random table in the place of OCB's.
 func randomOCBTable(r *rand.Rand) *OCBTable {
 	var t OCBTable

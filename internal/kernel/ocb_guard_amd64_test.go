@@ -59,3 +59,39 @@ func TestOCBMaskGuardPages(t *testing.T) {
 		})
 	}
 }
+
+// TestOCBGroupsShortDst runs OCBGroups with a destination shorter than the
+// blocks it takes, flush against a guard page: it panics before a kernel
+// writes a byte past it or adds a block to the checksum, whatever part of
+// the batch (whole groups, a padded group, the word layout's run after
+// two groups, a whole batch) would reach there.
+func TestOCBGroupsShortDst(t *testing.T) {
+	forEachFused(t, func(t *testing.T, kern *Kernel) {
+		r := testRand(t)
+		c := newCipher(randBytes(r, 32), kern)
+		table := randomOCBTable(r)
+		offs, sum0 := randomOCBOffsets(r)
+		for _, blocks := range []int{OCBGroup, OCBGroup + 37, 2*OCBGroup + 20, OCBBatch / BlockSize} {
+			src := randBytes(r, blocks*BlockSize)
+			if took := c.OCBTakes(blocks); took != blocks {
+				t.Fatalf("%d blocks: OCBGroups takes %d of them", blocks, took)
+			}
+			for _, short := range []int{BlockSize + 1, len(src) / 2, len(src) - 1} {
+				for _, dec := range []bool{false, true} {
+					dst, sum := guardpage.Flush(t, short, true), sum0
+					func() {
+						defer func() {
+							if recover() == nil {
+								t.Errorf("%d blocks, dst of %d bytes, decrypt %v: no panic", blocks, short, dec)
+							}
+						}()
+						c.OCBGroups(dst, src, table, &offs, &sum, dec)
+					}()
+					if !bytes.Equal(dst, make([]byte, short)) || sum != sum0 {
+						t.Errorf("%d blocks, dst of %d bytes, decrypt %v: wrote before it panicked", blocks, short, dec)
+					}
+				}
+			}
+		}
+	})
+}

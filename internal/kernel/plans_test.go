@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -146,8 +147,9 @@ func TestPlanSchedules(t *testing.T) {
 		if got := p.layouts(); tc.want != 0 && got != tc.want {
 			t.Errorf("%s: layouts %b, want %b", name, got, tc.want)
 		}
+		var why any
 		panicked := func() (failed bool) {
-			defer func() { failed = recover() != nil }()
+			defer func() { why = recover(); failed = why != nil }()
 			newPlanCipher(p, make([]byte, 16))
 			return false
 		}()
@@ -156,6 +158,10 @@ func TestPlanSchedules(t *testing.T) {
 			continue
 		}
 		if tc.want == 0 {
+			// New's own refusal, naming the plan, not allocate's backstop.
+			if want := "plan of " + tc.single.Name + ", " + tc.short.Name + " and " + tc.bulk.Name + " cannot share a schedule"; !strings.Contains(fmt.Sprint(why), want) {
+				t.Errorf("%s: New panicked %q, want %q", name, why, want)
+			}
 			continue
 		}
 		if allocs := testing.AllocsPerRun(10, func() { newPlanCipher(p, make([]byte, 16)) }); allocs != 1 {
@@ -326,5 +332,35 @@ func checkTablesOnUseConcurrent(t *testing.T, p Plan) {
 				t.Fatalf("goroutine %d read tables that the Cipher does not keep", g)
 			}
 		}
+	}
+}
+
+// TestPlanTablesAndSliced runs a plan whose kernels read both the tables
+// and the byte-sliced S-boxes from the start (a byte-sliced kernel of
+// single blocks, table kernels for short runs): New fills both layouts,
+// so every run through either kernel agrees with the generic kernel.
+func TestPlanTablesAndSliced(t *testing.T) {
+	for _, name := range []string{"avx512-gfni", "avx512-vbmi"} {
+		t.Run(name, func(t *testing.T) {
+			bulk, short := Find(name), Find("amd64-3way")
+			if bulk == nil || short == nil {
+				t.Skipf("no %s and amd64-3way kernels in this build", name)
+			}
+			if !bulk.Supported {
+				skipUnsupported(t, name)
+			}
+			p := Plan{Single: bulk, Short: short, Bulk: bulk, From: smallTail + 1}
+			if l := p.layouts(); l != 1<<tablesLayout|1<<slicedLayout {
+				t.Fatalf("layouts %b, want the tables and the byte-sliced S-boxes", l)
+			}
+			r := testRand(t)
+			for _, size := range keySizes {
+				key := randBytes(r, size)
+				c, ref := newPlanCipher(p, key), newCipher(key, Generic)
+				for _, n := range []int{1, smallTail, FusedGroup + 1, 2 * FusedGroup} {
+					checkBulk(t, c, ref, r, n, 0, 0)
+				}
+			}
+		})
 	}
 }
