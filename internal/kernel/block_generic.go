@@ -81,8 +81,12 @@ func encryptBlocksGeneric(ks *Schedule, t *Tables, dst, src []byte) {
 	}
 	switch len(src) / BlockSize {
 	case 2:
+		// The pad is the second block again, as in crypt3x, so that it
+		// holds only the caller's blocks and their images (a zero block's
+		// would be E(0), GCM's hash key, left on the stack).
 		var pad [genericBlocks * BlockSize]byte
-		copy(pad[:], src)
+		copy(pad[:], src[:2*BlockSize])
+		copy(pad[2*BlockSize:], src[BlockSize:2*BlockSize])
 		encrypt3Generic(t, ks, pad[:], pad[:])
 		copy(dst, pad[:2*BlockSize])
 	case 1:
@@ -99,7 +103,8 @@ func decryptBlocksGeneric(ks *Schedule, t *Tables, dst, src []byte) {
 	switch len(src) / BlockSize {
 	case 2:
 		var pad [genericBlocks * BlockSize]byte
-		copy(pad[:], src)
+		copy(pad[:], src[:2*BlockSize])
+		copy(pad[2*BlockSize:], src[BlockSize:2*BlockSize])
 		decrypt3Generic(t, ks, pad[:], pad[:])
 		copy(dst, pad[:2*BlockSize])
 	case 1:

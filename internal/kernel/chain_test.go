@@ -102,3 +102,32 @@ func checkChain(t *testing.T, k *Kernel) {
 		}
 	}
 }
+
+// TestChainUnknownMode gives Cipher.Chain a mode it does not define: every
+// kernel with chain kernels panics, at every key size, before it writes the
+// output or the chain value, where a kernel's last case might otherwise
+// catch it and run CBC-MAC.
+func TestChainUnknownMode(t *testing.T) {
+	forEachKernel(t, func(t *testing.T, k *Kernel) {
+		r := testRand(t)
+		for _, size := range keySizes {
+			c := newCipher(randBytes(r, size), k)
+			if !hasChain(c) {
+				t.Skipf("%s has no chain kernels", k.Name)
+			}
+			src, dst := randBytes(r, 2*BlockSize), make([]byte, 2*BlockSize)
+			var s [BlockSize]byte
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%d-bit key: Chain ran mode %d", 8*size, len(chainModes))
+					}
+				}()
+				c.Chain(ChainMode(len(chainModes)), dst, src, &s)
+			}()
+			if !bytes.Equal(dst, make([]byte, len(dst))) || s != [BlockSize]byte{} {
+				t.Errorf("%d-bit key: wrote before it panicked", 8*size)
+			}
+		}
+	})
+}

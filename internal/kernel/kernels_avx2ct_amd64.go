@@ -252,10 +252,13 @@ func cryptAVX2CT(ks *Schedule, dst, src []byte, dec bool) {
 			i += width
 			continue
 		}
+		// The pad's zero blocks encrypt to E(0), GCM's hash key: the
+		// buffer is cleared after use, as crypt16's is.
 		var buf [64 * BlockSize]byte
 		copy(buf[:], src[i*BlockSize:n*BlockSize])
 		runAVX2CT(ks, &buf[0], &buf[0], 1, width, dec)
 		copy(dst[i*BlockSize:n*BlockSize], buf[:])
+		clear(buf[:width*BlockSize])
 		return
 	}
 }
@@ -332,7 +335,7 @@ func chainAVX2CT(ks *Schedule, m ChainMode, dst, src *byte, n int, s *[BlockSize
 		cfbEncryptAVX2CT128(ks, dst, src, n, s)
 	case kw == 2 && m == ChainOFB:
 		ofbStreamAVX2CT128(ks, dst, src, n, s)
-	case kw == 2:
+	case kw == 2 && m == ChainMAC:
 		cbcMACAVX2CT128(ks, dst, src, n, s)
 	case kw == 3 && m == ChainCBC:
 		cbcEncryptAVX2CT192(ks, dst, src, n, s)
@@ -340,7 +343,7 @@ func chainAVX2CT(ks *Schedule, m ChainMode, dst, src *byte, n int, s *[BlockSize
 		cfbEncryptAVX2CT192(ks, dst, src, n, s)
 	case kw == 3 && m == ChainOFB:
 		ofbStreamAVX2CT192(ks, dst, src, n, s)
-	case kw == 3:
+	case kw == 3 && m == ChainMAC:
 		cbcMACAVX2CT192(ks, dst, src, n, s)
 	case m == ChainCBC:
 		cbcEncryptAVX2CT256(ks, dst, src, n, s)
@@ -348,7 +351,9 @@ func chainAVX2CT(ks *Schedule, m ChainMode, dst, src *byte, n int, s *[BlockSize
 		cfbEncryptAVX2CT256(ks, dst, src, n, s)
 	case m == ChainOFB:
 		ofbStreamAVX2CT256(ks, dst, src, n, s)
-	default:
+	case m == ChainMAC:
 		cbcMACAVX2CT256(ks, dst, src, n, s)
+	default:
+		panic("kernel: unknown chain mode")
 	}
 }
