@@ -192,6 +192,21 @@ func TestPlanConstantTime(t *testing.T) {
 			t.Errorf("Cipher of %s: ConstantTime %v, want %v", name, got, p.want)
 		}
 	}
+
+	// A table kernel below a constant-time one in its ladder, where the
+	// rest of a run would go, makes the plan not constant time either.
+	mixed := *ct
+	mixed.Name = "generic-ct over generic"
+	mixed.ladder = []*Kernel{&mixed, table}
+	for _, p := range []Plan{
+		{Single: &mixed, Short: ct, Bulk: ct, From: 4},
+		{Single: ct, Short: &mixed, Bulk: ct, From: 4},
+		{Single: ct, Short: ct, Bulk: &mixed, From: 4},
+	} {
+		if p.ConstantTime() {
+			t.Errorf("plan of single %s, short %s, bulk %s: constant time", p.Single.Name, p.Short.Name, p.Bulk.Name)
+		}
+	}
 }
 
 // TestTablesOnUse follows the Ciphers of the policy's plans that leave
