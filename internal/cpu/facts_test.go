@@ -34,8 +34,10 @@ func TestArchFacts(t *testing.T) {
 	if f := archFacts(Facts{ASIMD: false, PMULL: true}, "arm64", false); !f.PMULL {
 		t.Error("arm64: klauspost/cpuid's PMULL lost where x/sys/cpu finds none")
 	}
-	if f := archFacts(Facts{AVX2: true}, "amd64", true); f != (Facts{AVX2: true}) {
-		t.Errorf("amd64: facts changed to %v", f.Features())
+	for _, goarch := range []string{"amd64", "386", "arm", "riscv64", "ppc64le"} {
+		if f := archFacts(Facts{AVX2: true}, goarch, true); f != (Facts{AVX2: true}) {
+			t.Errorf("%s: facts changed to %v", goarch, f.Features())
+		}
 	}
 }
 
@@ -77,6 +79,9 @@ func TestOSFactsDarwin(t *testing.T) {
 		if !f.GFNI || !f.VPCLMULQDQ || !f.AVX2 || !f.OSYMM {
 			t.Errorf("%s %q: facts %v lost more than AVX-512", tc.goos, tc.release, f.Features())
 		}
+		if f.AVX512F || f.AVX512BW || f.AVX512VL || f.AVX512VBMI || f.OSZMM {
+			t.Errorf("%s %q: facts %v keep some of AVX-512", tc.goos, tc.release, f.Features())
+		}
 		for _, c := range Decide(f).All() {
 			if strings.HasPrefix(c.Name, "avx512") || c.Supported("avx512-vbmi") || c.Supported("avx512-gfni") || c.Supported("avx512-vpclmulqdq") || c.Supported("avx512") {
 				t.Errorf("%s %q: %s chose %s with options %+v", tc.goos, tc.release, c.Part, c.Name, c.Options)
@@ -89,7 +94,7 @@ func TestReleaseAtLeast(t *testing.T) {
 	for release, want := range map[string]bool{
 		"21.3.0": true, "21.3.1": true, "21.4.0": true, "22.0.0": true, "100.0.0": true, "21.10.0": true,
 		"21.2.9": false, "20.99.99": false, "9.8.0": false,
-		"": false, "21": false, "21.3": false, "21.3.0.1": false, "21..0": false,
+		"": false, "21": false, "21.3": false, "21.3.0.1": false, "21..0": false, "22..0": false, "22.3.": false, ".3.0": false,
 		"+21.3.0": false, "21.-3.0": false, " 21.3.0": false, "21.3.0\n": false, "999999999999.0.0": false,
 	} {
 		if got := releaseAtLeast(release, 21, 3, 0); got != want {
@@ -239,6 +244,14 @@ func TestCPUIDFacts(t *testing.T) {
 	noYMM.Enable(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2)
 	if f := cpuidFacts(&noYMM); f.OSYMM || !f.AVX2 || supports(f, Block, "avx2-ct") {
 		t.Errorf("AVX2 without AVX: %v, avx2-ct supported %v", f.Features(), supports(f, Block, "avx2-ct"))
+	}
+
+	// AVX-512 Foundation without BW (Knights Landing): the OS's zmm support
+	// comes with AVX512F alone.
+	knl := cpuid.CPUInfo{VendorString: "GenuineIntel", Family: 6, Model: 0x57}
+	knl.Enable(cpuid.AVX, cpuid.AVX2, cpuid.AVX512F)
+	if f := cpuidFacts(&knl); !f.OSZMM || !f.AVX512F || f.AVX512BW {
+		t.Errorf("AVX512F without BW: %v, want AVX512F and OSZMM", f.Features())
 	}
 
 	every := cpuid.CPUInfo{}

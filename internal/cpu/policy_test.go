@@ -30,6 +30,8 @@ func TestPolicy(t *testing.T) {
 	}{
 		{"Haswell", with(intelAVX2, func(f *Facts) { f.Model = 0x3C; f.GDS = "Not affected" }), "avx2-gather"},
 		{"Haswell-E", with(intelAVX2, func(f *Facts) { f.Model = 0x3F }), "avx2-gather"},
+		{"Haswell ULT", with(intelAVX2, func(f *Facts) { f.Model = 0x45; f.GDS = "Not affected" }), "avx2-gather"},
+		{"Haswell with eDRAM (Crystal Well)", with(intelAVX2, func(f *Facts) { f.Model = 0x46; f.GDS = "Not affected" }), "avx2-gather"},
 		{"Broadwell", with(intelAVX2, func(f *Facts) { f.Model = 0x3D; f.GDS = "Not affected" }), "avx2-vpgather"},
 		{"Broadwell, no GDS file", with(intelAVX2, func(f *Facts) { f.Model = 0x3D }), "avx2-vpgather"},
 		{"Skylake, GDS vulnerable", with(intelAVX2, func(f *Facts) { f.Model = 0x5E; f.GDS = "Vulnerable" }), "avx2-vpgather"},
@@ -150,6 +152,27 @@ func TestAMDGeneration(t *testing.T) {
 		{0x1A, 0x90, true, ""},      // Zen 6
 		{0x18, 0x01, false, ""},     // Hygon's family, were it AMD's
 		{0x15, 0x60, false, ""},     // Excavator
+		// The edges of each range of Linux's amd.c.
+		{0x17, 0x2F, false, "Zen 1"},
+		{0x17, 0x30, false, "Zen 2"},
+		{0x17, 0x4F, false, "Zen 2"},
+		{0x17, 0x5F, false, "Zen 1"},
+		{0x17, 0x7F, false, "Zen 2"},
+		{0x17, 0xAF, false, "Zen 2"},
+		{0x19, 0x0F, false, "Zen 3"},
+		{0x19, 0x10, false, "Zen 4"},
+		{0x19, 0x1F, false, "Zen 4"},
+		{0x19, 0x20, false, "Zen 3"},
+		{0x19, 0x5F, false, "Zen 3"},
+		{0x19, 0x60, false, "Zen 4"},
+		{0x19, 0xAF, false, "Zen 4"},
+		{0x1A, 0x2F, true, "Zen 5"},
+		{0x1A, 0x30, true, ""},
+		{0x1A, 0x3F, true, ""},
+		{0x1A, 0x40, true, "Zen 5"},
+		{0x1A, 0x4F, true, "Zen 5"},
+		{0x1A, 0x60, true, "Zen 5"},
+		{0x1A, 0x7F, true, "Zen 5"},
 	} {
 		f := with(amdAVX2, func(f *Facts) { f.Family, f.Model = tc.family, tc.model })
 		if tc.avx512 {
@@ -192,7 +215,8 @@ func TestPolicyMonotone(t *testing.T) {
 
 // TestGDSReadWhereConsulted checks that a CPU's GDS status changes no
 // choice (kernel or run length) but where consultsGDS says so: HostFacts
-// reads the status only there.
+// reads the status only there, and there it changes the choice of a CPU
+// with AVX2.
 func TestGDSReadWhereConsulted(t *testing.T) {
 	for _, vendor := range []string{"GenuineIntel", "AuthenticAMD", "HygonGenuine", ""} {
 		for _, family := range []int{5, 6, 0x15, 0x17, 0x19, 0x1A} {
@@ -201,17 +225,47 @@ func TestGDSReadWhereConsulted(t *testing.T) {
 					f := Facts{Vendor: vendor, Family: family, Model: model, AVX2: bits&1 != 0, OSYMM: bits&2 != 0,
 						CLMUL: bits&4 != 0, BMI1: bits&8 != 0, BMI2: bits&8 != 0}
 					unread := Decide(f).All()
+					changed := false
 					for _, gds := range []string{"Not affected", "Vulnerable", "Mitigation: Microcode", "Unknown: Dependent on hypervisor status"} {
 						f.GDS = gds
 						for i, c := range Decide(f).All() {
-							if (c.Name != unread[i].Name || c.Below != unread[i].Below) && !consultsGDS(f) {
-								t.Fatalf("%+v: %s is %s (%d), %s (%d) with no GDS status, and HostFacts would not read it",
-									f, c.Part, c.Name, c.Below, unread[i].Name, unread[i].Below)
+							if c.Name != unread[i].Name || c.Below != unread[i].Below {
+								changed = true
+								if !consultsGDS(f) {
+									t.Fatalf("%+v: %s is %s (%d), %s (%d) with no GDS status, and HostFacts would not read it",
+										f, c.Part, c.Name, c.Below, unread[i].Name, unread[i].Below)
+								}
 							}
 						}
 					}
+					// Nor does HostFacts read it where no choice depends on it.
+					if consultsGDS(f) && f.AVX2 && f.OSYMM && !changed {
+						t.Fatalf("%+v: consultsGDS, but no GDS status changes a choice", f)
+					}
 				}
 			}
+		}
+	}
+}
+
+// TestGDSAffectedModels checks the Intel family 6 models with AVX2 that
+// Gather Data Sampling affects, as Linux's cpu_vuln_blacklist lists them
+// (Skylake to Rocket Lake): with the mitigation, the manual gather; and
+// models that it does not affect, from Broadwell and from Alder Lake on:
+// VPGATHERDD with no GDS status at all.
+func TestGDSAffectedModels(t *testing.T) {
+	affected := []int{0x4E, 0x5E, 0x55, 0x8E, 0x9E, 0xA5, 0xA6, 0x7D, 0x7E, 0x6A, 0x6C, 0x8C, 0x8D, 0xA7}
+	unaffected := []int{0x3D, 0x47, 0x4F, 0x56, 0x66, 0x97, 0x9A, 0xB7, 0xBA, 0xBF, 0xAA, 0xAC, 0x8F, 0xCF, 0xAD}
+	for _, model := range affected {
+		f := with(intelAVX2, func(f *Facts) { f.Model = model; f.GDS = "Mitigation: Microcode" })
+		if name, reason := blockPolicy(f); name != "avx2-gather" || !consultsGDS(f) {
+			t.Errorf("model 0x%X, GDS mitigated: %s (%s), consultsGDS %v; want avx2-gather, true", model, name, reason, consultsGDS(f))
+		}
+	}
+	for _, model := range unaffected {
+		f := with(intelAVX2, func(f *Facts) { f.Model = model })
+		if name, reason := blockPolicy(f); name != "avx2-vpgather" || consultsGDS(f) {
+			t.Errorf("model 0x%X, no GDS status: %s (%s), consultsGDS %v; want avx2-vpgather, false", model, name, reason, consultsGDS(f))
 		}
 	}
 }
@@ -261,6 +315,20 @@ func TestHostChoices(t *testing.T) {
 	}
 	if !reflect.DeepEqual(host.Block, want.Block) {
 		t.Errorf("Host().Block = %+v, want the policy's %+v", host.Block, want.Block)
+	}
+}
+
+// TestHostGDS checks that HostFacts holds this machine's GDS status where
+// the policy consults it (an Intel family 6 model that GDS affects), and
+// none elsewhere, where reading it would only cost time.
+func TestHostGDS(t *testing.T) {
+	f := HostFacts()
+	want := ""
+	if consultsGDS(f) {
+		want = ReadGDS()
+	}
+	if f.GDS != want {
+		t.Errorf("HostFacts().GDS = %q on %s %s, want %q (consulted: %v)", f.GDS, f.Vendor, f.FamilyModel(), want, consultsGDS(f))
 	}
 }
 

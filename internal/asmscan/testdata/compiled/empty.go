@@ -1,0 +1,4 @@
+package compiled
+
+// Width is a constant: no machine code.
+const Width = 64
