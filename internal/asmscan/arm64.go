@@ -27,7 +27,7 @@ var (
 	}
 	// Instructions that set the flags from floating-point data, and those
 	// whose latency depends on their operands (division, square root).
-	arm64DataFlagsOrLatency = regexp.MustCompile(`^(FCMP|FCMPE|FCCMP|FCCMPE)[SD]?$|^(UDIV|SDIV)W?$|^F(DIV|SQRT)[SD]$|^VF(DIV|SQRT)`)
+	arm64DataFlagsOrLatency = regexp.MustCompile(`^(FCMP|FCMPE|FCCMP|FCCMPE)[SD]?$|^(UDIV|SDIV)W?$|^F(DIV|SQRT)[SD]$`)
 	// Instructions that write general-purpose registers from the machine
 	// or from memory without naming it last: a system register (MRS; the
 	// FPSR's bits can come from data), compare-and-swap of a pair.
@@ -53,7 +53,12 @@ func ARM64Problems(lines []string) []string {
 			line = line[:j]
 		}
 		fields := strings.Fields(strings.ReplaceAll(line, ",", " "))
-		if len(fields) == 0 || strings.HasSuffix(fields[0], ":") {
+		// A label may share its line with an instruction, which the
+		// assembler assembles: the instruction is read.
+		if len(fields) > 0 && strings.HasSuffix(fields[0], ":") {
+			fields = fields[1:]
+		}
+		if len(fields) == 0 {
 			continue
 		}
 		op, args := fields[0], fields[1:]

@@ -46,6 +46,13 @@ func Functions(src string) map[string][]string {
 		if len(fields) == 0 {
 			continue
 		}
+		// A label may share its line with an instruction, which the
+		// assembler assembles: the instruction stays.
+		if l, ok := strings.CutSuffix(fields[0], ":"); ok && labelName.MatchString(l) {
+			if fields = fields[1:]; len(fields) == 0 {
+				continue
+			}
+		}
 		line = strings.Join(fields, " ")
 		if fields[0] == "TEXT" {
 			sym, _, _ := strings.Cut(strings.TrimPrefix(line, "TEXT "), "(")
@@ -54,7 +61,7 @@ func Functions(src string) map[string][]string {
 		}
 		// DATA and GLOBL define constants wherever they stand; the
 		// instructions after one still belong to the function before it.
-		if fields[0] == "DATA" || fields[0] == "GLOBL" || name == "" || labelLine.MatchString(line) {
+		if fields[0] == "DATA" || fields[0] == "GLOBL" || name == "" {
 			continue
 		}
 		funcs[name] = append(funcs[name], line)
@@ -78,13 +85,17 @@ type Rules struct {
 }
 
 var (
-	labelLine  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*:$`)
-	labelName  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	indexedMem = regexp.MustCompile(`\)\(([A-Z0-9]+)\*[1248]\)`)
-	gpReg      = regexp.MustCompile(`^(AX|BX|CX|DX|SI|DI|BP|SP|[ABCD][LH]|SIB|DIB|BPB|SPB|R([89]|1[0-5])[BWL]?|g)$`)
-	frameArg   = regexp.MustCompile(`^[a-z][a-z0-9_]*\+\d+\(FP\)$`)
-	immediate  = regexp.MustCompile(`^\$`)
-	cmov       = regexp.MustCompile(`^CMOV[WLQ]`)
+	labelName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// A scaled index register, after a base register or alone: (AX)(CX*4),
+	// 8(CX*4).
+	scaledIndex = regexp.MustCompile(`\(([A-Z0-9]+)\*[1248]\)`)
+	gpReg       = regexp.MustCompile(`^(AX|BX|CX|DX|SI|DI|BP|SP|[ABCD][LH]|SIB|DIB|BPB|SPB|R([89]|1[0-5])[BWL]?|g)$`)
+	frameArg    = regexp.MustCompile(`^[a-z][a-z0-9_]*\+\d+\(FP\)$`)
+	immediate   = regexp.MustCompile(`^\$`)
+	cmov        = regexp.MustCompile(`^CMOV[WLQ]`)
+	// Comparisons and tests, which read their operands and write only the
+	// flags.
+	readsOnly = regexp.MustCompile(`^(CMP|TEST)[BWLQ]?$`)
 	// Instructions that move vector or mask data into the flags, or that
 	// address memory by vector.
 	dataToFlagsOrAddress = regexp.MustCompile(`^(V?PTEST$|VTEST|KORTEST|KTEST|V?U?COMIS|VP?GATHER|VP?SCATTER)`)
@@ -98,7 +109,7 @@ var (
 	// without naming it last, from memory or vector data: the string
 	// instructions, XLAT, the string comparisons of SSE4.2 (flags and CX
 	// from vector data), and those that read the machine.
-	implicitWriters = regexp.MustCompile(`^(REP.*|LODS[BWLQ]?|SCAS[BWLQ]?|CMPS[BWLQ]|XLAT|V?PCMP[EI]STR[IM]|CPUID|RDTSCP?|RDRAND|RDSEED|RDPID|POPF[WLQ]?|CMPXCHG(8|16)B|VER[RW])$`)
+	implicitWriters = regexp.MustCompile(`^(REP.*|LODS[BWLQ]?|SCAS[BWLQ]?|CMPS[BWLQ]|XLAT|V?PCMP[EI]STR[IM]|CPUID|RDTSCP?|RDRAND[WLQ]|RDSEED[WLQ]|RDPID|POPF[WLQ]?|CMPXCHG(8|16)B|VER[RW])$`)
 	// x87 floating point (FMOVD, FADDD, FUCOMI...): variable latency, and
 	// flags from data.
 	x87 = regexp.MustCompile(`^F[A-Z0-9]+$`)
@@ -140,8 +151,8 @@ func Problems(lines []string, r Rules) []string {
 				args = append(args, strings.TrimSpace(a))
 			}
 		}
-		if strings.Contains(line, ")(") {
-			if m := indexedMem.FindStringSubmatch(line); !r.IndexRegisters || m == nil || !gpReg.MatchString(m[1]) {
+		if index := scaledIndex.FindAllStringSubmatch(line, -1); index != nil || strings.Contains(line, ")(") {
+			if !r.IndexRegisters || index == nil || slices.ContainsFunc(index, func(m []string) bool { return !gpReg.MatchString(m[1]) }) {
 				report("indexed memory operand: %s", line)
 				continue
 			}
@@ -149,7 +160,7 @@ func Problems(lines []string, r Rules) []string {
 		switch {
 		case rawBytes.MatchString(op):
 			report("raw bytes: %s", line)
-		case len(args) > 0 && frameArg.MatchString(args[len(args)-1]) && !strings.HasPrefix(op, "CMP") && !strings.HasPrefix(op, "TEST"):
+		case len(args) > 0 && frameArg.MatchString(args[len(args)-1]) && !readsOnly.MatchString(op):
 			report("writes the argument frame: %s", line)
 		case x87.MatchString(op):
 			report("x87 floating point: %s", line)
@@ -165,7 +176,7 @@ func Problems(lines []string, r Rules) []string {
 			report("%s", line)
 		case strings.HasPrefix(op, "XCHG") && (len(args) != 2 || !gpReg.MatchString(args[0]) || !gpReg.MatchString(args[1])):
 			report("%s exchanges a general-purpose register with memory", line)
-		case len(args) > 0 && gpReg.MatchString(args[len(args)-1]) && !strings.HasPrefix(op, "CMP") && !strings.HasPrefix(op, "TEST"):
+		case len(args) > 0 && gpReg.MatchString(args[len(args)-1]) && !readsOnly.MatchString(op):
 			if !gpWriters[op] && !(r.CMOV && cmov.MatchString(op)) {
 				report("%s writes a general-purpose register", line)
 				break

@@ -110,6 +110,9 @@ func TestProblems(t *testing.T) {
 		{"a jump through memory", "VPMOVB2M Z1, K1", []string{"JMP (AX)"}, Rules{}},
 		{"a tail call", "VPMOVB2M Z1, K1", []string{"JMP ·other(SB)"}, Rules{}},
 		{"an index register the scan cannot read", "VPERMB mul5BLo<>+0(SB), Z1, Z2", []string{"VPERMB (AX)(CX), Z1, Z2"}, Rules{}},
+		{"an index register without a base", "VPERMB mul5BLo<>+0(SB), Z1, Z2", []string{"VPERMB 8(CX*4), Z1, Z2"}, Rules{IndexRegisters: true}},
+		{"a vector index without a base", "VPERMB mul5BLo<>+0(SB), Z1, Z2", []string{"VPERMB 8(Y1*4), Z1, Z2"}, Rules{}},
+		{"a compare-and-exchange with the argument frame", "CMPQ DI, R8", []string{"CMPXCHGQ BX, n+24(FP)"}, Rules{}},
 		{"no RET after VZEROUPPER", "RET", []string{"NOP"}, Rules{NoVZEROUPPER: true}},
 	} {
 		i := slices.Index(good, c.replace)
@@ -186,9 +189,14 @@ func TestFunctions(t *testing.T) {
 		t.Errorf("Functions = %q, want %q", got, want)
 	}
 	// A label may share its line with an instruction, which the assembler
-	// assembles: the instruction must stay in the lines that Problems reads.
-	if lines := Functions("TEXT ·h(SB), NOSPLIT, $0-8\nloop: MOVQ (AX), DI\n\tVZEROUPPER\n\tRET\n")["h"]; Problems(lines, Rules{}) == nil {
-		t.Errorf("an instruction after a label on its line is lost: Functions gives %q", lines)
+	// assembles: the instruction stays, without the label, for Problems
+	// to read.
+	h := Functions("TEXT ·h(SB), NOSPLIT, $0-8\nloop: VPTEST Y1, Y1\nnext:\tVDIVPS Y1, Y2, Y3\nx: CALL runtime·memmove(SB)\n\tVZEROUPPER\n\tRET\n")["h"]
+	if want := []string{"VPTEST Y1, Y1", "VDIVPS Y1, Y2, Y3", "CALL runtime·memmove(SB)", "VZEROUPPER", "RET"}; !slices.Equal(h, want) {
+		t.Errorf("Functions = %q, want %q", h, want)
+	}
+	if p := Problems(h, Rules{}); len(p) != 3 {
+		t.Errorf("Problems = %q, want the three instructions after labels", p)
 	}
 }
 
