@@ -38,7 +38,7 @@ func TestPlans(t *testing.T) {
 				key := randBytes(r, ks)
 				c, ref := newPlanCipher(p, key), newCipher(key, Generic)
 				for _, n := range planCounts(p) {
-					checkBulk(t, c, ref, r, n, r.IntN(BlockSize), r.IntN(BlockSize))
+					checkBulk(t, c, ref, r, n, r.IntN(BlockSize), r.IntN(BlockSize), r.IntN(BlockSize))
 				}
 			})
 		}
@@ -373,7 +373,7 @@ func TestPlanTablesAndSliced(t *testing.T) {
 				key := randBytes(r, size)
 				c, ref := newPlanCipher(p, key), newCipher(key, Generic)
 				for _, n := range []int{1, smallTail, FusedGroup + 1, 2 * FusedGroup} {
-					checkBulk(t, c, ref, r, n, 0, 0)
+					checkBulk(t, c, ref, r, n, 0, 0, 0)
 				}
 			}
 		})
