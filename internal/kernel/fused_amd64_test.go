@@ -16,20 +16,22 @@ import (
 
 // fusedLengths are the block counts the fused kernels' tests try: every
 // count up to two groups and three blocks, three groups with a padded rest
-// (the last whole group then goes with it, after a call of two),
-// and a few random ones up to ten groups; with -short (under emulation),
-// the counts around each group's edges and the padding's thresholds
-// (smallTail, narrowMost), three groups with a padded rest, and one random
-// one.
+// (the last whole group then goes with it, after a call of two), four
+// groups, and four groups and a narrow tail (a call of four whole groups,
+// whose loop over pairs ends with nothing left, and that of the word
+// layout's kernels after it), and a few random ones up to ten groups; with
+// -short (under emulation), the counts around each group's edges and the
+// padding's thresholds (smallTail, narrowMost), three groups with a padded
+// rest, the four groups, and one random one.
 func fusedLengths(r *rand.Rand) []int {
 	if testing.Short() {
-		return []int{0, 1, smallTail + 1, narrowMost / 2, narrowMost/2 + 1, narrowMost, narrowMost + 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, FusedGroup + smallTail, FusedGroup + smallTail + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, 2*FusedGroup + smallTail + 1, 2*FusedGroup + narrowMost + 1, 3*FusedGroup + smallTail + 1, r.IntN(10 * FusedGroup)}
+		return []int{0, 1, smallTail + 1, narrowMost / 2, narrowMost/2 + 1, narrowMost, narrowMost + 1, FusedGroup - 1, FusedGroup, FusedGroup + 1, FusedGroup + smallTail, FusedGroup + smallTail + 1, 2*FusedGroup - 1, 2 * FusedGroup, 2*FusedGroup + 3, 2*FusedGroup + smallTail + 1, 2*FusedGroup + narrowMost + 1, 3*FusedGroup + smallTail + 1, 4 * FusedGroup, 4*FusedGroup + smallTail + 1, r.IntN(10 * FusedGroup)}
 	}
 	var ns []int
 	for n := 0; n <= 2*FusedGroup+3; n++ {
 		ns = append(ns, n)
 	}
-	ns = append(ns, 3*FusedGroup+smallTail+1, 4*FusedGroup-1)
+	ns = append(ns, 3*FusedGroup+smallTail+1, 4*FusedGroup-1, 4*FusedGroup, 4*FusedGroup+smallTail+1)
 	for range 4 {
 		ns = append(ns, r.IntN(10*FusedGroup))
 	}
@@ -275,18 +277,19 @@ func xtsHalvesRef(ref *Cipher, dst, src []byte, tweaks [][2]uint64, dec bool) {
 }
 
 // TestXTSHalves compares the XTS kernels of a tweak a half-group with XTS
-// in Go around the generic kernel, half by half: from zero to three
-// groups, with as many tweaks as the groups need, one more, and one fewer
-// (the kernels take the groups that both src and the tweaks cover, and
-// must leave the rest of dst alone), in place and not, at a random offset
-// of the buffers modulo 8.
+// in Go around the generic kernel, half by half: from zero to four
+// groups (four: two turns of the kernels' loop over pairs, the second
+// ending the run), with as many tweaks as the groups need, one more, and
+// one fewer (the kernels take the groups that both src and the tweaks
+// cover, and must leave the rest of dst alone), in place and not, at a
+// random offset of the buffers modulo 8.
 func TestXTSHalves(t *testing.T) {
 	forEachFused(t, func(t *testing.T, kern *Kernel) {
 		r := testRand(t)
 		for _, bits := range []int{128, 256} {
 			key := randBytes(r, bits/8)
 			c, ref := newCipher(key, kern), newCipher(key, Generic)
-			for groups := range 4 {
+			for groups := range 5 {
 				for _, extra := range []int{-1, 0, 1} {
 					nt := max(2*groups+extra, 0)
 					done := min(groups, nt/2) * FusedGroup * BlockSize

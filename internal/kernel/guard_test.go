@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/twofish-go/twofish/internal/guardpage"
@@ -61,4 +62,52 @@ func checkGuardPages(t *testing.T, newC func(key []byte) *Cipher, maxBlocks int)
 			}
 		}
 	}
+}
+
+// TestRunEndsShortOfPage runs every implementation over buffers that end
+// 16 or 48 bytes short of an inaccessible page, separate and in place, for
+// every block count up to twice the widest kernel plus three (at least 70),
+// and checks the results against generic and the bytes after dst for
+// writes: there the 64 bytes from a run's end cross into the next page, so
+// a tail kernel that reaches past a run that ends with a whole register
+// takes the path of a footprint that crosses a page, which the buffers of
+// TestGuardPages, ending at a page's end, never make it take.
+func TestRunEndsShortOfPage(t *testing.T) {
+	maxBlocks := max(2*widestBlocks()+3, 70)
+	forEachKernel(t, func(t *testing.T, k *Kernel) {
+		r := testRand(t)
+		key := randBytes(r, 32)
+		c, ref := newCipher(key, k), newCipher(key, Generic)
+		a := guardpage.New(t, maxBlocks*BlockSize+64)
+		b := guardpage.New(t, maxBlocks*BlockSize+64)
+		for n := 0; n <= maxBlocks; n++ {
+			size := n * BlockSize
+			for _, short := range []int{16, 48} {
+				for _, inPlace := range []bool{false, true} {
+					in, out := a.AtEnd(size+short), b.AtEnd(size+short)
+					if inPlace {
+						out = in
+					}
+					copy(in, randBytes(r, size+short))
+					after := bytes.Clone(out[size:])
+					src, dst := in[:size:size], out[:size:size]
+					want := make([]byte, size)
+					ref.EncryptBlocks(want, src)
+					c.EncryptBlocks(dst, src)
+					what := fmt.Sprintf("%d blocks, %d bytes short of the page, in place %v", n, short, inPlace)
+					if !bytes.Equal(dst, want) {
+						t.Fatalf("%s: encryption differs from generic", what)
+					}
+					ref.DecryptBlocks(want, dst)
+					c.DecryptBlocks(dst, dst)
+					if !bytes.Equal(dst, want) {
+						t.Fatalf("%s: decryption differs from generic", what)
+					}
+					if !bytes.Equal(out[size:], after) {
+						t.Fatalf("%s: wrote past dst", what)
+					}
+				}
+			}
+		}
+	})
 }
