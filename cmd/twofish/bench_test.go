@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -165,5 +167,120 @@ func TestBenchOneImplementation(t *testing.T) {
 		if want := fmt.Sprintf("Twofish (impl=%s, key=192)", impl); len(got) != 1 || got[0] != want {
 			t.Errorf("-impl %s: tables %q, want %q", impl, got, want)
 		}
+	}
+}
+
+// TestBenchRowsDoTheirModes checks that each row of the tables of this
+// package's implementation and of x/crypto runs the mode and direction it
+// is named for, on one call over a buffer from fresh state, against the
+// library: so no row measures another mode, direction or sector size.
+// BLOCK chains the blocks, each block's input the output before it (the
+// first's, the buffer's last block), so that it measures a block's latency.
+func TestBenchRowsDoTheirModes(t *testing.T) {
+	const size = 1024 + 16 // two sectors of XTS512 and a short third
+	cfg := &benchConfig{impls: []string{"generic"}, keySizes: []int{128, 256}, compare: true,
+		modes: []string{"BLOCK", "ECB", "CBC", "CFB", "OFB", "CTR", "XTS", "XTS512"}}
+	targets, err := cfg.targets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomBytes(rng(t), size)
+	iv := make([]byte, twofish.BlockSize)
+	for _, tg := range targets {
+		if tg.cipher != "Twofish" {
+			continue
+		}
+		c, err := twofish.NewCipher(benchKey(tg.bits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range tg.rows {
+			decrypt := r.dir == "dec"
+			var want []byte
+			switch r.mode {
+			case "BLOCK":
+				want = bytes.Clone(in)
+				prev := in[size-twofish.BlockSize:]
+				for i := 0; i < size; i += twofish.BlockSize {
+					if decrypt {
+						c.Decrypt(want[i:], prev)
+					} else {
+						c.Encrypt(want[i:], prev)
+					}
+					prev = want[i : i+twofish.BlockSize]
+				}
+			case "XTS":
+				want = reference(t, decrypt, "xts", benchKey(2*tg.bits), nil, in, false, size, 0)
+			case "XTS512":
+				want = reference(t, decrypt, "xts", benchKey(2*tg.bits), nil, in, false, 512, 0)
+			default:
+				want = reference(t, decrypt, strings.ToLower(r.mode), benchKey(tg.bits), iv, in, false, 0, 0)
+			}
+			got := bytes.Clone(in)
+			r.op(got)
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: row %s %s differs from the library's %s %s", tg.label, r.mode, r.dir, r.mode, r.dir)
+			}
+		}
+	}
+}
+
+// TestBenchKeyRow checks that the key setup row makes a cipher from each
+// key-sized piece of the buffer in turn, what is left over none, so that
+// its cost per byte times the key's length is a key's.
+func TestBenchKeyRow(t *testing.T) {
+	var keys [][]byte
+	r := keyRow(func(key []byte) (*twofish.Cipher, error) {
+		keys = append(keys, key)
+		return twofish.NewCipher(key)
+	}, 192)
+	buf := randomBytes(rng(t), 4*24+23)
+	r.op(buf)
+	if len(keys) != 4 {
+		t.Fatalf("%d keys from %d bytes, want 4", len(keys), len(buf))
+	}
+	for i, key := range keys {
+		if !bytes.Equal(key, buf[24*i:24*i+24]) {
+			t.Errorf("key %d is %x, want bytes %d to %d of the buffer", i, key, 24*i, 24*i+24)
+		}
+	}
+	keys = nil
+	r.op(buf[:4*24])
+	if len(keys) != 4 {
+		t.Errorf("%d keys from %d bytes, want 4", len(keys), 4*24)
+	}
+}
+
+// TestMeasureMedians checks that a row's cost is the median of its
+// slopeFits fits, so that one fit on a loaded machine moves no row, and
+// that a sweep's call is timed with the calls that take a fifth of its
+// time, as many times: on a model clock of 1 ns a byte (and 100 ns a call)
+// whose first fit is ten times as slow, the row costs 1 ns a byte.
+func TestMeasureMedians(t *testing.T) {
+	buf := make([]byte, minSize)
+	nop := func([]byte) {}
+	timings, slow := 0, 0
+	benchClock = func(_ func([]byte), buf []byte, loops int) time.Duration {
+		d := time.Duration(loops) * time.Duration(100+len(buf))
+		if timings++; timings > slow-slopePoints*slopeReps && timings <= slow {
+			d *= 10
+		}
+		return d
+	}
+	t.Cleanup(func() { benchClock = timeLoops })
+	newSlope(nop, buf, 5*time.Millisecond, benchClock) // how many timings calibrating takes
+	slow, timings = timings+slopePoints*slopeReps, 0
+	if m := measureRow(nop, buf, 5*time.Millisecond); math.Abs(m.ns-1) > 1e-9 {
+		t.Errorf("measureRow = %v ns/B, want 1", m.ns)
+	}
+
+	slow = 0
+	m := measureCall(nop, buf, 5*time.Millisecond)
+	if want := float64(100+minSize) / minSize; math.Abs(m.ns-want) > 1e-9 {
+		t.Errorf("measureCall = %v ns/B, want %v", m.ns, want)
+	}
+	// Calibrated to take 1 ms a timing, at 8292 ns a call.
+	if want := float64(time.Millisecond) / (100 + minSize); math.Abs(float64(m.loops)-want) > want/100 {
+		t.Errorf("measureCall: %d calls a timing, want %.0f", m.loops, want)
 	}
 }

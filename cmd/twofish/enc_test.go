@@ -239,7 +239,8 @@ func TestEncDec(t *testing.T) {
 // TestEncDecChunkEdges checks the state that crosses chunk boundaries: a
 // CTR counter that carries across 64 and wraps at 128 bits inside a chunk
 // and at its boundary, and XTS sector numbers across chunks for several
-// sector sizes and first sectors.
+// sector sizes and first sectors, and of a short last sector after whole
+// ones in the last chunk.
 func TestEncDecChunkEdges(t *testing.T) {
 	r := rng(t)
 	dir := t.TempDir()
@@ -263,7 +264,8 @@ func TestEncDecChunkEdges(t *testing.T) {
 		{sectorSize: 4096, sector: 7},
 		{sectorSize: 3 * 16 << 10}, // does not divide the chunk size
 		{sectorSize: 2 << 20, sector: 1 << 40},
-		{sectorSize: 512, sector: 12345, size: size - 100 + 16}, // a one-block last sector
+		{sectorSize: 512, sector: 12345, size: size - 100 + 16},      // a one-block last sector
+		{sectorSize: 512, sector: 99, size: size - 100 + 2*512 + 16}, // whole sectors, then a one-block one, in the last chunk
 	} {
 		c.mode, c.keySize, c.procs = "xts", 16, 4
 		if c.size == 0 {

@@ -104,3 +104,30 @@ func TestTimeLoops(t *testing.T) {
 		t.Errorf("timeLoops ran %d calls over %d bytes, want 7 over %d", calls, bytes, 7*48)
 	}
 }
+
+// TestSlopeMedianOfReps checks that each point of a fit is the median of
+// its slopeReps timings, so that one slow timing in each point's three
+// (an interrupt, a migration) moves no point: on a model clock of 2.5 ns a
+// byte whose first timing of each point is ten times that, the fit is
+// still 2.5 ns a byte.
+func TestSlopeMedianOfReps(t *testing.T) {
+	fitting, timings := false, 0
+	model := func(_ func([]byte), buf []byte, loops int) time.Duration {
+		d := time.Duration(loops) * time.Duration(len(buf)) * 5 / 2
+		if fitting {
+			if timings%slopeReps == 0 {
+				d *= 10
+			}
+			timings++
+		}
+		return d
+	}
+	s := newSlope(func([]byte) {}, make([]byte, 1024), 5*time.Millisecond, model)
+	fitting = true
+	if ns := s.fit(); math.Abs(ns-2.5) > 1e-9 {
+		t.Errorf("fit = %v ns/B, want 2.5", ns)
+	}
+	if timings != slopePoints*slopeReps {
+		t.Errorf("a fit took %d timings, want %d", timings, slopePoints*slopeReps)
+	}
+}

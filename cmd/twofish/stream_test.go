@@ -348,33 +348,39 @@ func TestRunReadErrorFirst(t *testing.T) {
 // TestRunBoundedMemory checks that while the writer is stuck, run reads no
 // more chunks ahead than it has buffers for, and then finishes: the reader
 // must come to wait for a buffer (whenPoolWaits) before it has read more
-// than the buffers hold.
+// than the buffers hold. The buffers are two per worker and two more, but
+// no more than bufferBudget holds, however many the cores.
 func TestRunBoundedMemory(t *testing.T) {
-	const chunk = 64
-	for _, procs := range []int{1, 3} {
-		for _, mode := range []string{"ofb", "ctr"} {
-			workers := 1
-			if mode == "ctr" {
-				workers = procs
-			}
-			nbuf := max(3, 2*workers+2)
-			waits, over := make(chan struct{}), make(chan struct{})
-			z := &boundedReader{r: new(endless), limit: int64(nbuf * chunk), over: func() { close(over) }}
-			w := &brokenWriter{fail: 2, release: make(chan struct{})}
-			whenPoolWaits(t, func() { close(waits) })
-			errc := make(chan error, 1)
-			go func() { errc <- runCrypter(t, testConfig(mode, false), chunk, procs, z, w, nil) }()
-			select {
-			case <-waits:
-			case <-over:
-				t.Errorf("%s procs=%d: read more than the %d buffers hold ahead of a stuck writer", mode, procs, nbuf)
-			case <-time.After(time.Minute): // a hang's bound: the reader waits within milliseconds
-				t.Errorf("%s procs=%d: the reader neither waited for a buffer nor read past the %d buffers", mode, procs, nbuf)
-			}
-			close(w.release)
-			if err := <-errc; err == nil || !strings.Contains(err.Error(), "disk full") {
-				t.Errorf("%s procs=%d: error %v, want disk full", mode, procs, err)
-			}
+	for _, tc := range []struct {
+		procs int
+		mode  string
+		chunk int
+	}{
+		{1, "ofb", 64}, {1, "ctr", 64}, {3, "ofb", 64}, {3, "ctr", 64},
+		{64, "ctr", bufferBudget / 16}, // 16 buffers, not 130
+	} {
+		procs, mode, chunk := tc.procs, tc.mode, tc.chunk
+		workers := 1
+		if mode == "ctr" {
+			workers = procs
+		}
+		nbuf := max(3, min(2*workers+2, bufferBudget/chunk))
+		waits, over := make(chan struct{}), make(chan struct{})
+		z := &boundedReader{r: new(endless), limit: int64(nbuf * chunk), over: func() { close(over) }}
+		w := &brokenWriter{fail: 2, release: make(chan struct{})}
+		whenPoolWaits(t, func() { close(waits) })
+		errc := make(chan error, 1)
+		go func() { errc <- runCrypter(t, testConfig(mode, false), chunk, procs, z, w, nil) }()
+		select {
+		case <-waits:
+		case <-over:
+			t.Errorf("%s procs=%d: read more than the %d buffers hold ahead of a stuck writer", mode, procs, nbuf)
+		case <-time.After(time.Minute): // a hang's bound: the reader waits within milliseconds
+			t.Errorf("%s procs=%d: the reader neither waited for a buffer nor read past the %d buffers", mode, procs, nbuf)
+		}
+		close(w.release)
+		if err := <-errc; err == nil || !strings.Contains(err.Error(), "disk full") {
+			t.Errorf("%s procs=%d: error %v, want disk full", mode, procs, err)
 		}
 	}
 }
@@ -463,5 +469,46 @@ func TestRunBugs(t *testing.T) {
 		if n := in.n.Load(); n > 64*64 {
 			t.Errorf("worker panics, procs=%d: %d bytes read after the first chunk failed", procs, n)
 		}
+	}
+}
+
+// TestRunHeldBlockWriteFails checks a padded decryption whose write of the
+// block it held back fails as the last chunk comes: the write's error is
+// the one returned, not the padding's, which is bad too, nothing more is
+// written, and progress counts only the chunk before.
+func TestRunHeldBlockWriteFails(t *testing.T) {
+	for _, procs := range []int{1, 4} {
+		cfg := testConfig("cbc", true)
+		// Three blocks whose last byte, 0, is no padding: chunks of 32 and
+		// 16 bytes, the first written but for its last block, held back.
+		in := reference(t, false, "cbc", cfg.key, cfg.iv, make([]byte, 48), false, 16, 0)
+		w := &brokenWriter{fail: 2}
+		counted := 0
+		err := runCrypter(t, cfg, 32, procs, bytes.NewReader(in), w, func(n int) { counted += n })
+		if err == nil || !strings.Contains(err.Error(), "disk full") || w.Len() != 16 || counted != 32 {
+			t.Errorf("procs=%d: error %v, %d bytes written, %d counted; want disk full after 16 written, 32 counted", procs, err, w.Len(), counted)
+		}
+	}
+}
+
+// TestPool checks that a pool hands out a buffer given back before it makes
+// another, makes no more than n, and keeps every buffer given back.
+func TestPool(t *testing.T) {
+	made := 0
+	p := newPool(3, func() *int { made++; return new(int) })
+	a, b := p.get(), p.get()
+	p.free <- a
+	if c := p.get(); c != a || made != 2 {
+		t.Fatalf("a buffer given back: got another, %d made, want it again and 2 made", made)
+	}
+	p.free <- a
+	p.free <- b
+	if c := p.get(); (c != a && c != b) || made != 2 || len(p.free) != 1 {
+		t.Fatalf("two buffers given back: got another or lost one, %d made, %d left, want 2 made and 1 left", made, len(p.free))
+	}
+	p.get()
+	p.get()
+	if made != 3 {
+		t.Errorf("%d buffers made for 3 out at once, want 3", made)
 	}
 }
