@@ -362,7 +362,9 @@ func (cr *crypter) write(order chan *job, free chan []byte, w io.Writer, failed 
 			if unpadding {
 				if len(b) > 0 {
 					if len(held) > 0 {
-						_, err = w.Write(held)
+						if _, err = w.Write(held); err != nil {
+							err = fmt.Errorf("writing the output: %v", unwrapPath(err))
+						}
 					}
 					held = append(held[:0], b[len(b)-twofish.BlockSize:]...)
 					b = b[:len(b)-twofish.BlockSize]

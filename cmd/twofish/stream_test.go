@@ -474,8 +474,9 @@ func TestRunBugs(t *testing.T) {
 
 // TestRunHeldBlockWriteFails checks a padded decryption whose write of the
 // block it held back fails as the last chunk comes: the write's error is
-// the one returned, not the padding's, which is bad too, nothing more is
-// written, and progress counts only the chunk before.
+// the one returned, said as every write's is, not the padding's, which is
+// bad too, nothing more is written, and progress counts only the chunk
+// before.
 func TestRunHeldBlockWriteFails(t *testing.T) {
 	for _, procs := range []int{1, 4} {
 		cfg := testConfig("cbc", true)
@@ -485,8 +486,8 @@ func TestRunHeldBlockWriteFails(t *testing.T) {
 		w := &brokenWriter{fail: 2}
 		counted := 0
 		err := runCrypter(t, cfg, 32, procs, bytes.NewReader(in), w, func(n int) { counted += n })
-		if err == nil || !strings.Contains(err.Error(), "disk full") || w.Len() != 16 || counted != 32 {
-			t.Errorf("procs=%d: error %v, %d bytes written, %d counted; want disk full after 16 written, 32 counted", procs, err, w.Len(), counted)
+		if err == nil || !strings.HasPrefix(err.Error(), "writing the output: ") || !strings.Contains(err.Error(), "disk full") || w.Len() != 16 || counted != 32 {
+			t.Errorf("procs=%d: error %v, %d bytes written, %d counted; want writing the output: disk full after 16 written, 32 counted", procs, err, w.Len(), counted)
 		}
 	}
 }
