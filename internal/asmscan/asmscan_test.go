@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/testenv"
 )
 
 // good is a function that meets the rule: a loop over public counts and
@@ -284,9 +286,13 @@ func TestCheckCompiledReports(t *testing.T) {
 		CheckCompiled(t, "./testdata/compiled", []string{"div.go", "empty.go", "mul.go"}, all, false)
 		return
 	}
+	testenv.MustHaveExec(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCheckCompiledReports$", "-test.v")
 	cmd.Env = append(os.Environ(), "ASMSCAN_TEST_CHECK_COMPILED_CHILD=1")
 	out, err := cmd.CombinedOutput()
+	if testenv.NotExecutable(err) {
+		t.Skipf("cannot re-execute the test binary here (%v)", err)
+	}
 	if strings.Contains(string(out), "--- SKIP") {
 		t.Skipf("CheckCompiled skips here:\n%s", out)
 	}
