@@ -176,6 +176,61 @@ func TestSelftestFails(t *testing.T) {
 	}
 }
 
+// TestSelftestFailsOneWay checks that selftest reports a kernel wrong in
+// one direction only, in the lane under test or in one beside it, both in
+// the known answers and in the Monte Carlo records (which run with the
+// known answers left out).
+func TestSelftestFailsOneWay(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		decrypt      bool // else encryption is wrong
+		blocks, lane int  // lane is the one wrong, of blocks
+		table        bool // run the known answers
+		want         string
+	}{
+		{"known answer decrypted wrong", true, 1, 0, true, kat.ECBTable + " record I=1 (128-bit key): decryption gives"},
+		{"lane beside the known answer encrypted wrong", false, 3, 2, true, kat.ECBTable + " record I=1 (128-bit key), encryption: a random block beside lane 0"},
+		{"lane beside the known answer decrypted wrong", true, 3, 2, true, kat.ECBTable + " record I=1 (128-bit key), decryption: a random block beside lane 0"},
+		{"Monte Carlo record decrypted wrong", true, 1, 0, false, kat.ECBDecrypt + " record I=0 (128-bit key): got"},
+		{"lane beside the Monte Carlo record encrypted wrong", false, 3, 2, false, kat.ECBEncrypt + " record I=0 (128-bit key): a random block beside lane 0"},
+		{"lane beside the Monte Carlo record decrypted wrong", true, 3, 2, false, kat.ECBDecrypt + " record I=0 (128-bit key): a random block beside lane 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func(saved func(*twofish.Cipher) (cipher.BlockMode, cipher.BlockMode)) { laneModes = saved }(laneModes)
+			modes := laneModes
+			laneModes = func(c *twofish.Cipher) (enc, dec cipher.BlockMode) {
+				enc, dec = modes(c)
+				if tc.decrypt {
+					return enc, wrongLane{dec, tc.lane}
+				}
+				return wrongLane{enc, tc.lane}, dec
+			}
+			v, err := loadVectors(false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.table {
+				v.table = nil
+			}
+			_, err = selftestImpl("generic", tc.blocks, tc.blocks, v, rand.New(rand.NewPCG(1, 2)))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// wrongLane is a BlockMode whose results have a bit flipped in lane lane.
+type wrongLane struct {
+	cipher.BlockMode
+	lane int
+}
+
+func (m wrongLane) CryptBlocks(dst, src []byte) {
+	m.BlockMode.CryptBlocks(dst, src)
+	dst[m.lane*twofish.BlockSize] ^= 1
+}
+
 // TestLoadVectors checks that selftest runs every known answer, the first
 // mctPrefix Monte Carlo records of each key size, and with -full all 400.
 func TestLoadVectors(t *testing.T) {
