@@ -4,12 +4,15 @@ package kat
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	xtwofish "golang.org/x/crypto/twofish"
 )
@@ -163,6 +166,97 @@ func TestKnownAnswers(t *testing.T) {
 		b := make([]byte, 16)
 		if c.Encrypt(b, r.PT); !bytes.Equal(b, r.CT) {
 			t.Errorf("record I=%d, key %d bits: E(PT) = %x, want %x", r.Index, 8*r.KeySize, b, r.CT)
+		}
+	}
+}
+
+// TestParseRecordShape checks that Parse rejects a record that is not
+// whole however complete its fields: one before any KEYSIZE (of no key
+// size), and one whose PT or IV is not a block.
+func TestParseRecordShape(t *testing.T) {
+	const block = "00000000000000000000000000000000"
+	for _, bad := range []string{
+		"I=1\nKEY=\nPT=" + block + "\nCT=" + block + "\n",
+		"KEYSIZE=128\nI=1\nKEY=" + block + "\nPT=00\nCT=" + block + "\n",
+		"KEYSIZE=128\nI=1\nKEY=" + block + "\nIV=00\nPT=" + block + "\nCT=" + block + "\n",
+	} {
+		if recs, err := Parse("bad", strings.NewReader(bad)); err == nil {
+			t.Errorf("Parse(%q) = %+v, want an error", bad, recs)
+		}
+	}
+}
+
+// TestParseBlanks checks that blanks around a line do not change it: the
+// files are hand-edited text, and a value with a blank at either end would
+// otherwise not parse.
+func TestParseBlanks(t *testing.T) {
+	const block = "000102030405060708090A0B0C0D0E0F"
+	in := "  KEYSIZE=128 \n\tI=3\t\n KEY=" + block + " \nPT=" + block + "\t\n CT=" + block + "\n"
+	recs, err := Parse("blanks", strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || recs[0].Index != 3 || recs[0].KeySize != 16 || recs[0].CT[15] != 15 {
+		t.Errorf("Parse = %+v", recs)
+	}
+}
+
+// TestParseErrors checks that an error names the file and the line, from
+// 1, of what it rejects, and that Parse reports an error of the reader
+// rather than the records read before it.
+func TestParseErrors(t *testing.T) {
+	_, err := Parse("f.TXT", strings.NewReader("header\nKEYSIZE=100\n"))
+	if err == nil || !strings.Contains(err.Error(), "f.TXT:2:") {
+		t.Errorf("Parse of a bad line 2: error %v, want one naming f.TXT:2", err)
+	}
+	r := io.MultiReader(strings.NewReader("KEYSIZE=128\n"), iotest.ErrReader(errors.New("disk on fire")))
+	if recs, err := Parse("f.TXT", r); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("Parse of a failing reader = %v, %v, want its error", recs, err)
+	}
+}
+
+// TestMonteCarloDirections checks that each Monte Carlo file's rule
+// encrypts or decrypts as its name says, MonteCarloIterations times: a
+// rule that ran the inverse from the other end would pass for a right
+// cipher yet test the other direction.
+func TestMonteCarloDirections(t *testing.T) {
+	recs, err := Load(CBCEncrypt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := recs[0] // a record with an IV serves every rule
+	for _, name := range MonteCarloFiles {
+		var enc, dec int
+		if _, _, err := MonteCarlo(name, r, func(b []byte, decrypt bool) {
+			if decrypt {
+				dec++
+			} else {
+				enc++
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		want := [2]int{MonteCarloIterations, 0} // encryptions, decryptions
+		if name == ECBDecrypt || name == CBCDecrypt {
+			want = [2]int{0, MonteCarloIterations}
+		}
+		if got := [2]int{enc, dec}; got != want {
+			t.Errorf("%s: %d encryptions and %d decryptions, want %d and %d", name, enc, dec, want[0], want[1])
+		}
+	}
+}
+
+// TestMonteCarloNeedsIV checks that a CBC rule given a record without an
+// IV returns an error, without running the cipher.
+func TestMonteCarloNeedsIV(t *testing.T) {
+	recs, err := Load(ECBEncrypt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{CBCEncrypt, CBCDecrypt} {
+		calls := 0
+		if _, _, err := MonteCarlo(name, recs[0], func([]byte, bool) { calls++ }); err == nil || calls != 0 {
+			t.Errorf("%s of a record without an IV: error %v after %d calls, want an error and none", name, err, calls)
 		}
 	}
 }
