@@ -72,3 +72,59 @@ func TestStatistics(t *testing.T) {
 		t.Errorf("Ratio of sums = %v, want %v", got, 100.0/15)
 	}
 }
+
+// TestTakeTimesEachCallAlone checks that each duration Take files is that
+// of its own call alone: at least what the call measures of itself, and at
+// most the time from the end of the call before it to the start of the
+// call after it, on the same clock. Each call waits 200µs on the
+// stopwatch, so a duration that took in the other operation's call too
+// breaks the second bound by that much, however fast the machine; the
+// bounds allow the clocks' rounding.
+func TestTakeTimesEachCallAlone(t *testing.T) {
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("101x"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bt.Value.Set(old) })
+	type call struct {
+		f    bool
+		a, b time.Duration // start and end on the stopwatch since base
+	}
+	var calls []call
+	base := stopwatch.Now()
+	op := func(f bool) func() {
+		return func() {
+			a := stopwatch.Since(base)
+			for stopwatch.Since(base)-a < 200*time.Microsecond {
+			}
+			calls = append(calls, call{f, a, stopwatch.Since(base)})
+		}
+	}
+	var times Times
+	testing.Benchmark(func(b *testing.B) {
+		calls = calls[:0]
+		times = Take(b, op(true), op(false))
+	})
+	if len(calls) != len(times.F)+len(times.G) {
+		t.Fatalf("%d calls gave %d and %d durations", len(calls), len(times.F), len(times.G))
+	}
+	const slack = time.Microsecond
+	var nf, ng int
+	for i, c := range calls {
+		name, d := "f", time.Duration(0)
+		if c.f {
+			d, nf = times.F[nf], nf+1
+		} else {
+			name, d, ng = "g", times.G[ng], ng+1
+		}
+		if own := c.b - c.a; d < own-slack {
+			t.Fatalf("call %d (%s): timed %v, but took %v", i, name, d, own)
+		}
+		if i > 0 && i < len(calls)-1 {
+			if most := calls[i+1].a - calls[i-1].b; d > most+slack {
+				t.Fatalf("call %d (%s): timed %v, more than the %v between the calls around it", i, name, d, most)
+			}
+		}
+	}
+}
