@@ -5,6 +5,8 @@ package cpuclock
 import (
 	"testing"
 	"time"
+
+	"github.com/twofish-go/twofish/internal/stopwatch"
 )
 
 // TestAddChain checks that the chain runs and counts 128 ADDs an iteration.
@@ -30,5 +32,20 @@ func TestRate(t *testing.T) {
 		if got := rate(tc.adds, tc.d); got != tc.want {
 			t.Errorf("rate(%d, %v) = %v, want %v", tc.adds, tc.d, got, tc.want)
 		}
+	}
+}
+
+// TestMHzFastestSample checks that MHz reports the rate of its fastest
+// sample rather than of a slower one or none: its samples lie one after
+// another within the call, so the fastest took at most the call's time
+// over the number of samples, and its rate is at least that of a sample
+// that long (less 1% for the clock's rounding). The bound holds however
+// fast the machine runs.
+func TestMHzFastestSample(t *testing.T) {
+	start := stopwatch.Now()
+	mhz := MHz()
+	whole := stopwatch.Since(start)
+	if least := rate(128*sampleIterations, whole/samples); !(mhz >= 0.99*least) {
+		t.Errorf("MHz() = %v, under the %v of %d samples in the %v the call took", mhz, least, samples, whole)
 	}
 }
