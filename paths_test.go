@@ -3,6 +3,9 @@ package twofish
 import (
 	"bytes"
 	"testing"
+
+	"github.com/twofish-go/twofish/internal/cpu"
+	"github.com/twofish-go/twofish/internal/kernel"
 )
 
 // TestPaths checks what Paths says of the default, constant-time, pinned
@@ -214,5 +217,36 @@ func TestOneMessageLeavesTablesOut(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPathsFollowPolicy checks that NewCipher's Paths name the CPU
+// policy's choice for each shape, each where it serves: single blocks on
+// the narrowest kernel of the single-block choice, runs under the short
+// choice's crossover (ShortBelow) on that choice, longer ones on the block
+// choice; and that each path's ConstantTime is its implementation's.
+func TestPathsFollowPolicy(t *testing.T) {
+	h := cpu.Host()
+	c, err := NewCipher(make([]byte, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Paths()
+	want := map[string]string{
+		"Single": kernel.Find(h.Single.Name).Narrowest().Name,
+		"Short":  h.Short.Name,
+		"Bulk":   h.Block.Name,
+	}
+	ct := map[string]bool{}
+	for _, impl := range Implementations() {
+		ct[impl.Name] = impl.ConstantTime
+	}
+	for shape, got := range map[string]Path{"Single": p.Single, "Short": p.Short, "Bulk": p.Bulk} {
+		if got.Impl != want[shape] || got.ConstantTime != ct[got.Impl] {
+			t.Errorf("%s: %+v, want %s, constant-time %v", shape, got, want[shape], ct[want[shape]])
+		}
+	}
+	if p.ShortBelow != h.Short.Below {
+		t.Errorf("ShortBelow = %d, want the policy's %d", p.ShortBelow, h.Short.Below)
 	}
 }
