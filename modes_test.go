@@ -305,6 +305,31 @@ func TestModeMisuse(t *testing.T) {
 	}
 }
 
+// wideBlock is a cipher.Block that says its blocks are 32 bytes long.
+type wideBlock struct{ cipher.Block }
+
+func (wideBlock) BlockSize() int { return 2 * BlockSize }
+
+// TestModesRejectWiderBlocks checks that the modes reject a cipher.Block
+// whose blocks are longer than 16 bytes as they do one whose blocks are
+// shorter: they would run it on 16 of its bytes at a time.
+func TestModesRejectWiderBlocks(t *testing.T) {
+	a, _ := aes.NewCipher(make([]byte, 16))
+	w := wideBlock{a}
+	iv := make([]byte, BlockSize)
+	expectPanic(t, "twofish: block size must be 16 bytes", func() { NewECBEncrypter(w) })
+	expectPanic(t, "twofish: block size must be 16 bytes", func() { NewCTR(w, iv) })
+	if _, err := NewGCM(w); err == nil {
+		t.Error("NewGCM of 32-byte blocks: no error")
+	}
+	if _, err := NewOCB(w, 12, 16); err == nil {
+		t.Error("NewOCB of 32-byte blocks: no error")
+	}
+	if _, err := NewEAX(w, 16, 16); err == nil {
+		t.Error("NewEAX of 32-byte blocks: no error")
+	}
+}
+
 func TestModesWithOtherBlocks(t *testing.T) {
 	// The constructors accept any 16-byte cipher.Block, AES for instance.
 	a, _ := aes.NewCipher(make([]byte, 16))
