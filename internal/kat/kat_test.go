@@ -260,3 +260,14 @@ func TestMonteCarloNeedsIV(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenNotEmbedded checks that Open and Load of a name that is not one
+// of Files say so, rather than report what failed to decompress nothing.
+func TestOpenNotEmbedded(t *testing.T) {
+	if _, err := Open("NOSUCH.TXT"); err == nil || !strings.Contains(err.Error(), `no embedded file "NOSUCH.TXT"`) {
+		t.Errorf("Open(NOSUCH.TXT): error %v, want one saying no such file is embedded", err)
+	}
+	if _, err := Load("NOSUCH.TXT"); err == nil || !strings.Contains(err.Error(), "no embedded file") {
+		t.Errorf("Load(NOSUCH.TXT): error %v, want one saying no such file is embedded", err)
+	}
+}
