@@ -71,6 +71,24 @@ func toPathsJSON(p twofish.Paths) pathsJSON {
 	return pathsJSON{j(p.Single), j(p.Short), j(p.Bulk), p.ShortBelow, p.FusedFrom}
 }
 
+// choicesJSON is cs in "twofish info -json".
+func choicesJSON(cs []cpu.Choice) []choiceJSON {
+	var js []choiceJSON
+	for _, c := range cs {
+		cj := choiceJSON{Part: c.Part, Chosen: c.Name, Reason: c.Reason}
+		for _, o := range c.Options {
+			cj.Options = append(cj.Options, optionJSON{o.Name, o.Supported})
+		}
+		js = append(js, cj)
+	}
+	return js
+}
+
+// allConstantTime reports whether every path of p is constant-time.
+func allConstantTime(p twofish.Paths) bool {
+	return p.Single.ConstantTime && p.Short.ConstantTime && p.Bulk.ConstantTime
+}
+
 // optionJSON is one implementation a choice had.
 type optionJSON struct {
 	Name      string `json:"name"`
@@ -112,15 +130,9 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		}
 		info.Selected, info.Reason = twofish.AutoImplementation()
 		def, ct := paths()
-		info.ConstantTime = def.Single.ConstantTime && def.Short.ConstantTime && def.Bulk.ConstantTime
+		info.ConstantTime = allConstantTime(def)
 		info.Paths, info.ConstantTimePaths = toPathsJSON(def), toPathsJSON(ct)
-		for _, c := range cpu.Host().All() {
-			cj := choiceJSON{Part: c.Part, Chosen: c.Name, Reason: c.Reason}
-			for _, o := range c.Options {
-				cj.Options = append(cj.Options, optionJSON{o.Name, o.Supported})
-			}
-			info.Choices = append(info.Choices, cj)
-		}
+		info.Choices = choicesJSON(cpu.Host().All())
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(info); err != nil {
@@ -194,9 +206,12 @@ func shapesOf(def, ct twofish.Paths) string {
 // choices lists every CPU-dependent choice, a line each: the part, the
 // implementation chosen and why, then the options with "-" marking those
 // this CPU does not run.
-func choices() string {
+func choices() string { return choicesOf(cpu.Host().All()) }
+
+// choicesOf is choices for the choices cs.
+func choicesOf(cs []cpu.Choice) string {
 	var b strings.Builder
-	for _, c := range cpu.Host().All() {
+	for _, c := range cs {
 		var opts []string
 		for _, o := range c.Options {
 			if o.Supported {
