@@ -115,8 +115,23 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if !parseFlags(fs, args) {
 		return exitUsage
 	}
+	// Every write goes through out, which keeps the first error: the text
+	// is written with fmt.Fprint, which drops them, so a failed write (a
+	// full disk, a closed pipe) after the table exited with status 0.
+	out := &errWriter{w: stdout}
+	writeInfo(out, *asJSON)
+	if out.err != nil {
+		fmt.Fprintln(stderr, "twofish info: writing the output:", out.err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// writeInfo writes what runInfo prints, as JSON if asJSON, to stdout, whose
+// writes' errors are for the caller to see (an infoJSON always encodes).
+func writeInfo(stdout io.Writer, asJSON bool) {
 	f := cpu.HostFacts()
-	if *asJSON {
+	if asJSON {
 		info := infoJSON{
 			CPU: cpuName(), Vendor: f.Vendor, Family: hexNumber(f.Family), Model: hexNumber(f.Model),
 			Features: f.Features(), GODEBUG: f.GODEBUG, GDS: cpu.ReadGDS(),
@@ -135,11 +150,8 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		info.Choices = choicesJSON(cpu.Host().All())
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(info); err != nil {
-			fmt.Fprintln(stderr, "twofish info:", err)
-			return exitFailure
-		}
-		return exitOK
+		enc.Encode(info)
+		return
 	}
 	fmt.Fprintf(stdout, "cpu: %s\n", cpuName())
 	fmt.Fprintf(stdout, "vendor: %s, %s\n", orNone(f.Vendor), f.FamilyModel())
@@ -151,14 +163,10 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	for _, im := range twofish.Implementations() {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", im.Name, im.Blocks, yesNo(im.ConstantTime), yesNo(im.Supported))
 	}
-	if err := tw.Flush(); err != nil {
-		fmt.Fprintln(stderr, "twofish info:", err)
-		return exitFailure
-	}
+	tw.Flush()
 	fmt.Fprint(stdout, shapes())
 	fmt.Fprintln(stdout)
 	fmt.Fprint(stdout, choices())
-	return exitOK
 }
 
 // paths returns the paths of a Cipher from NewCipher and of one from

@@ -155,3 +155,19 @@ func TestHexNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestInfoWriteFails checks that info, as text and as JSON, exits with
+// status 1 and says why when its output cannot be written, wherever the
+// write fails: at the start, in the table, or in the last lines.
+func TestInfoWriteFails(t *testing.T) {
+	for _, args := range [][]string{{"info"}, {"info", "-json"}} {
+		_, full, _ := runTool(t, args...)
+		for _, cut := range []int{0, len(full) / 2, len(full) - 1} {
+			var stderr strings.Builder
+			status := run(args, &failingWriter{n: cut}, &stderr)
+			if status != exitFailure || !strings.Contains(stderr.String(), "twofish info: writing the output: disk full") {
+				t.Errorf("%q with the output failing after %d of %d bytes: status %d, stderr %q", args, cut, len(full), status, stderr.String())
+			}
+		}
+	}
+}
