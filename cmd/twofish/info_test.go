@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -169,5 +170,98 @@ func TestInfoWriteFails(t *testing.T) {
 				t.Errorf("%q with the output failing after %d of %d bytes: status %d, stderr %q", args, cut, len(full), status, stderr.String())
 			}
 		}
+	}
+}
+
+// TestShapesConstantTime checks the constant-time line for paths that are
+// all constant-time, for one table kernel serving two shapes (named once),
+// and for two, and that a crossover of 0 blocks (no short runs of their
+// own) and a fused crossover at or below nothing are not mentioned.
+func TestShapesConstantTime(t *testing.T) {
+	ctPath := twofish.Path{Impl: "generic-ct", ConstantTime: true}
+	ct := twofish.Paths{Single: ctPath, Short: ctPath, Bulk: ctPath}
+	for _, tc := range []struct {
+		def  twofish.Paths
+		want string
+	}{
+		{ct, "NewCipher: long runs generic-ct, short runs generic-ct, single blocks generic-ct\n" +
+			"constant time: yes, every shape and mode (no secret-dependent memory access or branch)\n"},
+		{twofish.Paths{Single: twofish.Path{Impl: "generic"}, Short: twofish.Path{Impl: "generic"}, Bulk: twofish.Path{Impl: "avx2-ct", ConstantTime: true}, ShortBelow: 3},
+			"NewCipher: long runs avx2-ct, runs under 3 blocks generic, single blocks generic\n" +
+				"constant time: no, generic indexes key-dependent tables; NewCipherConstantTime uses generic-ct for every shape\n"},
+		{twofish.Paths{Single: twofish.Path{Impl: "amd64-1way"}, Short: twofish.Path{Impl: "amd64-3way"}, Bulk: twofish.Path{Impl: "avx512-vbmi", ConstantTime: true}, ShortBelow: 7, FusedFrom: 7},
+			"NewCipher: long runs avx512-vbmi, runs under 7 blocks amd64-3way, single blocks amd64-1way\n" +
+				"constant time: no, amd64-3way, amd64-1way index key-dependent tables; NewCipherConstantTime uses generic-ct for every shape\n"},
+		{twofish.Paths{Single: twofish.Path{Impl: "amd64-1way"}, Short: twofish.Path{Impl: "amd64-3way"}, Bulk: twofish.Path{Impl: "avx512-vbmi", ConstantTime: true}, ShortBelow: 7},
+			"NewCipher: long runs avx512-vbmi, runs under 7 blocks amd64-3way, single blocks amd64-1way\n" +
+				"constant time: no, amd64-3way, amd64-1way index key-dependent tables; NewCipherConstantTime uses generic-ct for every shape\n"},
+	} {
+		if got := shapesOf(tc.def, ct); got != tc.want {
+			t.Errorf("shapesOf(%+v) =\n%q, want\n%q", tc.def, got, tc.want)
+		}
+	}
+}
+
+// TestAllConstantTime checks that NewCipher counts as constant-time only
+// where each of its three paths is.
+func TestAllConstantTime(t *testing.T) {
+	yes := twofish.Path{Impl: "generic-ct", ConstantTime: true}
+	no := twofish.Path{Impl: "generic"}
+	if !allConstantTime(twofish.Paths{Single: yes, Short: yes, Bulk: yes}) {
+		t.Error("three constant-time paths: not constant-time")
+	}
+	for _, p := range []twofish.Paths{{Single: no, Short: yes, Bulk: yes}, {Single: yes, Short: no, Bulk: yes}, {Single: yes, Short: yes, Bulk: no}} {
+		if allConstantTime(p) {
+			t.Errorf("%+v: constant-time", p)
+		}
+	}
+}
+
+// TestToPathsJSON checks that each path and crossover keeps its name.
+func TestToPathsJSON(t *testing.T) {
+	p := twofish.Paths{Single: twofish.Path{Impl: "a"}, Short: twofish.Path{Impl: "b"}, Bulk: twofish.Path{Impl: "c", ConstantTime: true}, ShortBelow: 7, FusedFrom: 5}
+	want := pathsJSON{pathJSON{"a", false}, pathJSON{"b", false}, pathJSON{"c", true}, 7, 5}
+	if got := toPathsJSON(p); got != want {
+		t.Errorf("toPathsJSON(%+v) = %+v, want %+v", p, got, want)
+	}
+}
+
+// TestInfoJSONPaths checks that info -json gives NewCipher's paths as
+// "paths", NewCipherConstantTime's as "constant_time_paths", and whether
+// NewCipher is constant-time.
+func TestInfoJSONPaths(t *testing.T) {
+	_, stdout, _ := runTool(t, "info", "-json")
+	var got infoJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	key := make([]byte, 16)
+	c, _ := twofish.NewCipher(key)
+	cct, _ := twofish.NewCipherConstantTime(key)
+	if want := toPathsJSON(c.Paths()); got.Paths != want {
+		t.Errorf("paths %+v, want %+v", got.Paths, want)
+	}
+	if want := toPathsJSON(cct.Paths()); got.ConstantTimePaths != want {
+		t.Errorf("constant_time_paths %+v, want %+v", got.ConstantTimePaths, want)
+	}
+	if got.ConstantTime != c.ConstantTime() {
+		t.Errorf("selected_constant_time %v, want %v", got.ConstantTime, c.ConstantTime())
+	}
+}
+
+// choicesExample is a choice with an option this CPU runs and one it
+// does not.
+var choicesExample = []cpu.Choice{{Part: "ghash", Name: "pclmulqdq", Reason: "the widest", Options: []cpu.Option{
+	{Name: "avx2-vpclmulqdq", Supported: false}, {Name: "pclmulqdq", Supported: true}, {Name: "generic", Supported: true}}}}
+
+// TestChoicesMarkUnsupported checks that the choices lines mark with "-"
+// the options this CPU does not run, and that the JSON keeps which it runs.
+func TestChoicesMarkUnsupported(t *testing.T) {
+	if got, want := choicesOf(choicesExample), "ghash: pclmulqdq (of -avx2-vpclmulqdq pclmulqdq generic): the widest\n"; got != want {
+		t.Errorf("choicesOf = %q, want %q", got, want)
+	}
+	want := []choiceJSON{{Part: "ghash", Chosen: "pclmulqdq", Reason: "the widest", Options: []optionJSON{{"avx2-vpclmulqdq", false}, {"pclmulqdq", true}, {"generic", true}}}}
+	if got := choicesJSON(choicesExample); !reflect.DeepEqual(got, want) {
+		t.Errorf("choicesJSON = %+v, want %+v", got, want)
 	}
 }
