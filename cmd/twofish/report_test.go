@@ -361,3 +361,104 @@ func TestInfoJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestNewResultUnmeasured checks that a clock of 0 (none measured) gives
+// no MHz and no cycles per byte, and that a slope of exactly 0, a failed
+// measurement, gives no speed (not an infinite one, which JSON cannot
+// carry) and no cycles per byte.
+func TestNewResultUnmeasured(t *testing.T) {
+	tg := target{label: "Twofish (impl=generic, key=128)", cipher: "Twofish", impl: "generic", bits: 128}
+	r := newResult(tg, row{mode: "CTR", dir: "enc"}, minSize, "slope", measurement{ns: 2, loops: 7})
+	if r.MHz != nil || r.CPerByte != nil || r.MiBPerSec != 1e9/(2<<20) {
+		t.Errorf("no clock: result %+v", r)
+	}
+	r = newResult(tg, row{mode: "CTR", dir: "enc"}, minSize, "slope", measurement{ns: 0, mhz: 3000, loops: 7})
+	if r.MiBPerSec != 0 || r.CPerByte != nil || r.MHz == nil || *r.MHz != 3000 {
+		t.Errorf("a slope of 0: result %+v", r)
+	}
+	var gobench strings.Builder
+	(&gobenchReporter{w: &gobench}).result(r)
+	if gobench.Len() != 0 {
+		t.Errorf("a slope of 0: -format gobench wrote %q, want nothing", gobench.String())
+	}
+	var text strings.Builder
+	r.Mode, r.Dir = "KEY", "setup"
+	(&textReporter{w: &text, width: len(tg.label)}).result(r)
+	if strings.Count(text.String(), "\n") != 1 || strings.Contains(text.String(), "-bit key") {
+		t.Errorf("a key setup slope of 0: text %q, want its row alone", text.String())
+	}
+}
+
+// TestSweepTextEdges checks the sweep table's columns, at least 9 wide for
+// short names, and "-" for a failed measurement and for a size a target
+// has no result for.
+func TestSweepTextEdges(t *testing.T) {
+	p := &textReporter{w: new(strings.Builder)}
+	for i := range sweepSizes {
+		v := 100.0
+		if i == 1 {
+			v = 0
+		}
+		p.result(result{Impl: "ct", Mode: "CTR", Dir: "enc", Key: 128, Method: "call", MiBPerSec: v})
+		if i < 2 {
+			p.result(result{Impl: "generic", Mode: "CTR", Dir: "enc", Key: 128, Method: "call", MiBPerSec: 50})
+		}
+	}
+	p.finish()
+	lines := strings.Split(p.w.(*strings.Builder).String(), "\n")
+	for i, want := range []string{
+		"",
+		"CTR enc, key=128: MiB/s |        ct   generic",
+		"                   16 B |     100.0     50.00",
+		"                   64 B |         -     50.00",
+		"                  256 B |     100.0         -",
+	} {
+		if i >= len(lines) || lines[i] != want {
+			t.Fatalf("sweep table:\n%s\nwant line %d %q", strings.Join(lines, "\n"), i, want)
+		}
+	}
+}
+
+// TestFormatSize checks the sweep's sizes, in the largest unit that
+// divides them.
+func TestFormatSize(t *testing.T) {
+	for n, want := range map[int]string{16: "16 B", 1023: "1023 B", 1 << 10: "1 KiB", 1536: "1536 B",
+		64 << 10: "64 KiB", 1 << 20: "1 MiB", 3 << 19: "1536 KiB", 4 << 20: "4 MiB"} {
+		if got := formatSize(n); got != want {
+			t.Errorf("formatSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestJSONReporterNoResults checks that -format json's results are a list,
+// [] and not null, where there are none.
+func TestJSONReporterNoResults(t *testing.T) {
+	var b strings.Builder
+	p := &jsonReporter{w: &b}
+	p.header(benchHeader{})
+	if err := p.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"results": []`) {
+		t.Errorf("no results:\n%s", b.String())
+	}
+}
+
+// TestCSVReporterStreams checks that -format csv writes each record as its
+// result comes, so that a long run shows its progress, and that finish
+// reports a write that failed.
+func TestCSVReporterStreams(t *testing.T) {
+	var b strings.Builder
+	p := newReporter("csv", &b)
+	p.header(benchHeader{})
+	p.result(result{Cipher: "Twofish", Impl: "generic", Key: 128, Mode: "CTR", Dir: "enc", Size: 8192, Method: "slope", NsPerByte: 2, Calls: 7})
+	if want := strings.Join(csvColumns, ",") + "\nTwofish,generic,128,CTR,enc,8192,slope,2,0,,,7\n"; b.String() != want {
+		t.Errorf("after one result: %q, want %q", b.String(), want)
+	}
+	p = newReporter("csv", &failingWriter{n: 10})
+	p.header(benchHeader{})
+	p.result(result{Cipher: "Twofish"})
+	if err := p.finish(); err == nil {
+		t.Error("finish: no error from a failed write")
+	}
+}

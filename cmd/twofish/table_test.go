@@ -9,7 +9,7 @@ import (
 func TestFormatNumber(t *testing.T) {
 	for v, want := range map[float64]string{
 		0.0853: "0.085", 0.999: "0.999", 1: "1.00", 6.234: "6.23",
-		99.5: "99.50", 153.14: "153.1", 999.9: "999.9", 2452.4: "2452",
+		99.5: "99.50", 100: "100.0", 153.14: "153.1", 999.9: "999.9", 1000: "1000", 2452.4: "2452",
 	} {
 		if got := formatNumber(v); got != want {
 			t.Errorf("formatNumber(%v) = %q, want %q", v, got, want)
