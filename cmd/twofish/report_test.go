@@ -462,3 +462,40 @@ func TestCSVReporterStreams(t *testing.T) {
 		t.Error("finish: no error from a failed write")
 	}
 }
+
+// TestBarChart checks one key size's bar chart: a bar per target of that
+// key size alone, each in its own colour and with that key size's value,
+// "not measured" for a failed measurement, the buffer size of the table
+// results in the title, the axis labelled up to its top, and no chart at
+// all for a key size without table results.
+func TestBarChart(t *testing.T) {
+	targets := []target{
+		{label: "Twofish (impl=generic, key=128)", cipher: "Twofish", impl: "generic", bits: 128},
+		{label: "Twofish (impl=generic, key=256)", cipher: "Twofish", impl: "generic", bits: 256},
+		{label: "AES (impl=crypto/aes, key=128)", cipher: "AES", impl: "crypto/aes", bits: 128},
+	}
+	results := []result{
+		{Cipher: "Twofish", Impl: "generic", Key: 128, Mode: "CTR", Dir: "enc", Size: 16, Method: "call", MiBPerSec: 5},
+		{Cipher: "Twofish", Impl: "generic", Key: 128, Mode: "CTR", Dir: "enc", Size: 8192, Method: "slope", MiBPerSec: 100},
+		{Cipher: "Twofish", Impl: "generic", Key: 256, Mode: "CTR", Dir: "enc", Size: 8192, Method: "slope", MiBPerSec: 80},
+		{Cipher: "AES", Impl: "crypto/aes", Key: 128, Mode: "CTR", Dir: "enc", Size: 8192, Method: "slope", MiBPerSec: 0},
+	}
+	var b bytes.Buffer
+	barChart(&b, 0, 128, targets, results)
+	svg := b.String()
+	bars := regexp.MustCompile(`<rect [^>]* fill="([^"]+)"><title>([^<]*)</title>`).FindAllStringSubmatch(svg, -1)
+	if len(bars) != 2 || bars[0][1] == bars[1][1] ||
+		bars[0][2] != "Twofish (impl=generic, key=128), CTR enc: 100.0 MiB/s" || bars[1][2] != "AES (impl=crypto/aes, key=128), CTR enc: not measured" {
+		t.Errorf("bars %q", bars)
+	}
+	for _, want := range []string{"128-bit key, 8192-byte buffers", ">100</text>", ">0</text>"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("no %q in the chart:\n%s", want, svg)
+		}
+	}
+	b.Reset()
+	barChart(&b, 0, 192, targets, results)
+	if b.Len() != 0 {
+		t.Errorf("a chart for a key size without results:\n%s", b.String())
+	}
+}
