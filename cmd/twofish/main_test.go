@@ -100,3 +100,16 @@ func TestUnknownImplementation(t *testing.T) {
 		t.Errorf("stderr does not name the bad implementation and the good ones:\n%s", stderr)
 	}
 }
+
+// TestUsageAligned checks that the usage message lists each command on a
+// line of its own, its summary in one column for all.
+func TestUsageAligned(t *testing.T) {
+	var b strings.Builder
+	usage(&b)
+	for _, c := range commands {
+		line := "  " + c.name + strings.Repeat(" ", 9-len(c.name)) + c.summary + "\n"
+		if !strings.Contains(b.String(), "\n"+line) {
+			t.Errorf("no line %q in the usage message:\n%s", line, b.String())
+		}
+	}
+}
