@@ -113,3 +113,14 @@ func TestUsageAligned(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageErrorsSayWhy checks that a usage error says what was wrong
+// before the usage message: no command, or an argument after the flags.
+func TestUsageErrorsSayWhy(t *testing.T) {
+	if _, _, stderr := runTool(t); strings.Contains(stderr, "unknown command") || !strings.HasPrefix(stderr, "usage: twofish") {
+		t.Errorf("no command: stderr:\n%s", stderr)
+	}
+	if _, _, stderr := runTool(t, "info", "extra"); !strings.HasPrefix(stderr, `twofish info: unexpected argument "extra"`+"\n") {
+		t.Errorf("an argument after the flags: stderr:\n%s", stderr)
+	}
+}

@@ -61,12 +61,12 @@ func TestKilledLeavesNoOutput(t *testing.T) {
 	}
 }
 
-// TestInterruptedLeavesNothing stops enc mid-way with SIGTERM and SIGINT:
-// it must remove its temporary file, say so, and exit with 128 plus the
-// signal's number, as shells report a process a signal ended (130 for
-// Ctrl-C).
+// TestInterruptedLeavesNothing stops enc mid-way with SIGTERM, SIGINT and
+// SIGHUP (the terminal hung up): each must remove its temporary file, say
+// so, and exit with 128 plus the signal's number, as shells report a
+// process a signal ended (130 for Ctrl-C).
 func TestInterruptedLeavesNothing(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		dir := t.TempDir()
 		cmd, stdin, stderr := startStalled(t, dir, "-iv", iv128)
 		if err := cmd.Process.Signal(sig); err != nil {
