@@ -115,9 +115,10 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if !parseFlags(fs, args) {
 		return exitUsage
 	}
-	// Every write goes through out, which keeps the first error: the text
-	// is written with fmt.Fprint, which drops them, so a failed write (a
-	// full disk, a closed pipe) after the table exited with status 0.
+	// Every write goes through out, which keeps the first error, so that a
+	// failed write anywhere (a full disk, a closed pipe) fails the command
+	// rather than leave its output cut short with status 0: fmt.Fprint's
+	// callers here drop the errors.
 	out := &errWriter{w: stdout}
 	writeInfo(out, *asJSON)
 	if out.err != nil {
