@@ -122,3 +122,50 @@ func TestARM64ChainKeyMaterialGuarded(t *testing.T) {
 		}
 	}
 }
+
+// TestARM64BlockKernelsNoBlocks calls the arm64 kernels of runs of blocks
+// (arm64-1way, arm64-2way and arm64-neon's 16-way ones) with no blocks and
+// dst and src on an inaccessible page: they must touch neither, as the
+// chain kernels must not (TestChainKernelsNoBlocks). cryptNEON and the
+// table kernels' callers give them no such call, but a kernel that ran a
+// group before testing its count would read and write past its buffers
+// for n = 0, group after group.
+func TestARM64BlockKernelsNoBlocks(t *testing.T) {
+	r := testRand(t)
+	end := guardpage.Flush(t, BlockSize, true)
+	none := (*byte)(unsafe.Add(unsafe.Pointer(&end[0]), BlockSize)) // the guard page
+	for _, size := range keySizes {
+		key := randBytes(r, size)
+		ref := newCipher(key, Generic)
+		tb, ks := ref.t.Load(), ref.ks
+		sks := newCipher(key, ARM64NEON).ks
+		var st neonScratch
+		for _, k := range []struct {
+			name     string
+			kernel   *Kernel
+			enc, dec func()
+		}{
+			{"Blocks1x", ARM64x1,
+				func() { encryptBlocks1x(tb, ks, none, none, 0) },
+				func() { decryptBlocks1x(tb, ks, none, none, 0) }},
+			{"Blocks2x", arm64x2,
+				func() { encryptBlocks2x(tb, ks, none, none, 0) },
+				func() { decryptBlocks2x(tb, ks, none, none, 0) }},
+			{"Blocks16NEON", ARM64NEON,
+				func() { encryptBlocks16NEON(sks, none, none, 0, &st) },
+				func() { decryptBlocks16NEON(sks, none, none, 0, &st) }},
+		} {
+			if !k.kernel.Supported {
+				skipUnsupported(t, k.kernel.Name)
+			}
+			for _, f := range []struct {
+				dir string
+				run func()
+			}{{"encryption", k.enc}, {"decryption", k.dec}} {
+				if err := faults(f.run); err != nil {
+					t.Errorf("%s, %d-bit key, %s of no blocks: %v", k.name, 8*size, f.dir, err)
+				}
+			}
+		}
+	}
+}
