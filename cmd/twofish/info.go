@@ -167,7 +167,7 @@ func writeInfo(stdout io.Writer, asJSON bool) {
 	tw.Flush()
 	fmt.Fprint(stdout, shapes())
 	fmt.Fprintln(stdout)
-	fmt.Fprint(stdout, choices())
+	fmt.Fprint(stdout, choices(cpu.Host().All()))
 }
 
 // paths returns the paths of a Cipher from NewCipher and of one from
@@ -212,13 +212,10 @@ func shapesOf(def, ct twofish.Paths) string {
 		ct.Bulk.Impl + " for every shape\n"
 }
 
-// choices lists every CPU-dependent choice, a line each: the part, the
-// implementation chosen and why, then the options with "-" marking those
-// this CPU does not run.
-func choices() string { return choicesOf(cpu.Host().All()) }
-
-// choicesOf is choices for the choices cs.
-func choicesOf(cs []cpu.Choice) string {
+// choices lists the CPU-dependent choices cs (cpu.Host().All(): every
+// one), a line each: the part, the implementation chosen and why, then the
+// options with "-" marking those the CPU does not run.
+func choices(cs []cpu.Choice) string {
 	var b strings.Builder
 	for _, c := range cs {
 		var opts []string

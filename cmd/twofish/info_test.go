@@ -25,7 +25,7 @@ func TestInfo(t *testing.T) {
 		t.Fatalf("want three sections (CPU, implementations, choices) apart by blank lines:\n%s", stdout)
 	}
 	cpuLines, table := sections[0], sections[1]
-	if want := strings.TrimSuffix(choices(), "\n"); sections[2] != want {
+	if want := strings.TrimSuffix(choices(cpu.Host().All()), "\n"); sections[2] != want {
 		t.Errorf("choices:\n%s\nwant:\n%s", sections[2], want)
 	}
 	if n := len(strings.Split(sections[2], "\n")); n != len(cpu.Host().All()) {
@@ -257,8 +257,8 @@ var choicesExample = []cpu.Choice{{Part: "ghash", Name: "pclmulqdq", Reason: "th
 // TestChoicesMarkUnsupported checks that the choices lines mark with "-"
 // the options this CPU does not run, and that the JSON keeps which it runs.
 func TestChoicesMarkUnsupported(t *testing.T) {
-	if got, want := choicesOf(choicesExample), "ghash: pclmulqdq (of -avx2-vpclmulqdq pclmulqdq generic): the widest\n"; got != want {
-		t.Errorf("choicesOf = %q, want %q", got, want)
+	if got, want := choices(choicesExample), "ghash: pclmulqdq (of -avx2-vpclmulqdq pclmulqdq generic): the widest\n"; got != want {
+		t.Errorf("choices = %q, want %q", got, want)
 	}
 	want := []choiceJSON{{Part: "ghash", Chosen: "pclmulqdq", Reason: "the widest", Options: []optionJSON{{"avx2-vpclmulqdq", false}, {"pclmulqdq", true}, {"generic", true}}}}
 	if got := choicesJSON(choicesExample); !reflect.DeepEqual(got, want) {

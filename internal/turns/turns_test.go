@@ -9,6 +9,18 @@ import (
 	"github.com/twofish-go/twofish/internal/stopwatch"
 )
 
+// set101Iterations makes testing.Benchmark run 101 iterations (and the one
+// it starts with), not a second's worth, until t ends.
+func set101Iterations(t *testing.T) {
+	t.Helper()
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("101x"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bt.Value.Set(old) })
+}
+
 // TestTakeAlternates checks that Take calls each operation once an
 // iteration, f first in even iterations and g first in odd ones, and files
 // each duration under its own operation: f takes a millisecond on the
@@ -17,14 +29,7 @@ import (
 // on Windows time.Sleep keeps another, by which a millisecond took 0.90 ms
 // of QueryPerformanceCounter's under Wine.)
 func TestTakeAlternates(t *testing.T) {
-	// 101 iterations (and the one testing.Benchmark starts with), not a
-	// second's worth.
-	bt := flag.Lookup("test.benchtime")
-	old := bt.Value.String()
-	if err := bt.Value.Set("101x"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { bt.Value.Set(old) })
+	set101Iterations(t)
 	var calls strings.Builder
 	var times Times
 	n := 0
@@ -81,12 +86,7 @@ func TestStatistics(t *testing.T) {
 // breaks the second bound by that much, however fast the machine; the
 // bounds allow the clocks' rounding.
 func TestTakeTimesEachCallAlone(t *testing.T) {
-	bt := flag.Lookup("test.benchtime")
-	old := bt.Value.String()
-	if err := bt.Value.Set("101x"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { bt.Value.Set(old) })
+	set101Iterations(t)
 	type call struct {
 		f    bool
 		a, b time.Duration // start and end on the stopwatch since base
