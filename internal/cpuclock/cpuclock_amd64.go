@@ -25,15 +25,26 @@ func Available() bool { return true }
 // MHz measures the current clock rate of the core the calling goroutine
 // runs on, in MHz. It takes a few milliseconds. It returns 0 where
 // Available reports false.
-func MHz() float64 {
-	best := time.Duration(math.MaxInt64)
-	var adds uint64
-	for range samples {
-		start := stopwatch.Now()
-		adds = addChain(sampleIterations)
-		best = min(best, stopwatch.Since(start))
+func MHz() float64 { return fastest(samples, sample) }
+
+// sample times one chain of sampleIterations iterations and returns how
+// many ADDs it ran and how long it took.
+func sample() (adds uint64, d time.Duration) {
+	start := stopwatch.Now()
+	adds = addChain(sampleIterations)
+	return adds, stopwatch.Since(start)
+}
+
+// fastest takes n samples and returns the rate of the one that took the
+// least time.
+func fastest(n int, sample func() (uint64, time.Duration)) float64 {
+	best, bestAdds := time.Duration(math.MaxInt64), uint64(0)
+	for range n {
+		if adds, d := sample(); d < best {
+			best, bestAdds = d, adds
+		}
 	}
-	return rate(adds, best)
+	return rate(bestAdds, best)
 }
 
 // rate returns the clock rate in MHz of a chain of adds one-cycle ADDs

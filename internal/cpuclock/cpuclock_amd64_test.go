@@ -35,6 +35,45 @@ func TestRate(t *testing.T) {
 	}
 }
 
+// TestSample checks that a sample counts the ADDs of one whole chain.
+func TestSample(t *testing.T) {
+	if adds, d := sample(); adds != 128*sampleIterations || d < 0 {
+		t.Errorf("sample() = %d ADDs in %v, want %d in a time not negative", adds, d, 128*sampleIterations)
+	}
+}
+
+// TestFastest checks that the rate is that of the quickest sample, with
+// its own count of ADDs, whatever its place among the samples: an
+// interrupt or preemption can only lengthen a sample. The samples' rates
+// differ, and the quickest's is neither the highest nor the lowest.
+func TestFastest(t *testing.T) {
+	type s struct {
+		adds uint64
+		d    time.Duration
+	}
+	quick := s{4_000_000, time.Millisecond}       // 4000 MHz
+	slow := s{6_000_000, 2 * time.Millisecond}    // 3000 MHz
+	slower := s{20_000_000, 4 * time.Millisecond} // 5000 MHz
+	for _, tc := range []struct {
+		samples []s
+		want    float64
+	}{
+		{[]s{quick, slow, slower}, 4000},
+		{[]s{slower, slow, quick}, 4000},
+		{[]s{slow, quick, slower}, 4000},
+		{[]s{slow, {1 << 20, 0}, quick}, 0},
+	} {
+		i := 0
+		got := fastest(len(tc.samples), func() (uint64, time.Duration) {
+			i++
+			return tc.samples[i-1].adds, tc.samples[i-1].d
+		})
+		if i != len(tc.samples) || got != tc.want {
+			t.Errorf("fastest of %v took %d samples and gave %v MHz, want %d and %v", tc.samples, i, got, len(tc.samples), tc.want)
+		}
+	}
+}
+
 // TestMHzFastestSample checks that MHz reports the rate of its fastest
 // sample rather than of a slower one or none: its samples lie one after
 // another within the call, so the fastest took at most the call's time
