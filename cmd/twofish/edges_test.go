@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -15,6 +17,36 @@ func TestVersion(t *testing.T) {
 	status, stdout, stderr := runTool(t, "-version")
 	if status != exitOK || stderr != "" || !strings.HasPrefix(stdout, "twofish ") || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, " go1.") {
 		t.Errorf("-version: status %d, stdout %q, stderr %q", status, stdout, stderr)
+	}
+}
+
+// TestVersionLine checks what -version says of each kind of build: the
+// module's version, the commit cut to 12 digits where the build recorded
+// one (none where it is shorter, as no commit hash is), "(unknown)" without
+// build information, then the toolchain and platform.
+func TestVersionLine(t *testing.T) {
+	const rev = "0123456789abcdef0123456789abcdef01234567"
+	tail := ", " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	for _, tc := range []struct {
+		bi   *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, true, "twofish v1.2.3"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: "true"},
+		}}, true, "twofish (devel) 0123456789ab"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: rev[:12]},
+		}}, true, "twofish (devel) 0123456789ab"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: rev[:11]},
+		}}, true, "twofish (devel)"},
+		{nil, false, "twofish (unknown)"},
+	} {
+		if got := versionLine(tc.bi, tc.ok); got != tc.want+tail {
+			t.Errorf("versionLine(%+v) = %q, want %q", tc.bi, got, tc.want+tail)
+		}
 	}
 }
 

@@ -106,7 +106,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *version {
-		fmt.Fprintln(stdout, versionLine())
+		fmt.Fprintln(stdout, versionLine(debug.ReadBuildInfo()))
 		return exitOK
 	}
 	if fs.NArg() == 0 {
@@ -127,11 +127,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // versionLine is what -version prints: the module's version (a tag, a
-// pseudo-version, or "(devel)" for a build from a checkout, with the
-// commit where the build recorded it) and the Go toolchain and platform.
-func versionLine() string {
+// pseudo-version, or "(devel)" for a build from a checkout, with the first
+// 12 digits of the commit where the build recorded it) and the Go toolchain
+// and platform. It takes debug.ReadBuildInfo's results.
+func versionLine(bi *debug.BuildInfo, ok bool) string {
 	v := "(unknown)"
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	if ok {
 		v = bi.Main.Version
 		for _, s := range bi.Settings {
 			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
