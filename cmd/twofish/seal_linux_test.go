@@ -173,8 +173,10 @@ func TestSealTerminal(t *testing.T) {
 	}
 
 	screen := run(append([]string{"seal", "-in", in, "-out", sealed}, fastArgon...)...)
-	if strings.Count(screen, "passphrase") != 2 || strings.Contains(screen, pass) {
-		t.Errorf("seal's prompts (twice, without echo):\n%q", screen)
+	// Each prompt ends its line once answered, so that what follows
+	// starts on a line of its own (the terminal turns "\n" into "\r\n").
+	if strings.Count(screen, "passphrase") != 2 || strings.Contains(screen, pass) || !strings.Contains(screen, "passphrase: \r\npassphrase again: \r\n") {
+		t.Errorf("seal's prompts (twice, without echo, each ending its line):\n%q", screen)
 	}
 	if !strings.Contains(screen, "%") {
 		t.Errorf("no progress line on the terminal:\n%q", screen)
@@ -190,8 +192,8 @@ func TestSealTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	screen = run("open", "-in", sealed, "-out", filepath.Join(dir, "out"))
-	if strings.Count(screen, "passphrase") != 1 || strings.Contains(screen, pass) {
-		t.Errorf("open's prompt (once, without echo):\n%q", screen)
+	if strings.Count(screen, "passphrase") != 1 || strings.Contains(screen, pass) || !strings.HasPrefix(screen, "passphrase: \r\n") {
+		t.Errorf("open's prompt (once, without echo, ending its line):\n%q", screen)
 	}
 	if !bytes.Equal(readFile(t, filepath.Join(dir, "out")), msg) {
 		t.Error("the message did not survive seal and open on a terminal")
