@@ -288,6 +288,39 @@ func TestKtopCacheSequence(t *testing.T) {
 	}
 }
 
+// TestKtopCacheGetRechecks has a put of nonce block B land in a get of
+// block A after the get has read A's words but before it reads Ktop's
+// (ktopReadHook), so that the words it then reads are B's Ktop: the get
+// must see the sequence count move and miss, never return B's Ktop for A,
+// which would give A's messages the offsets of another nonce. The
+// concurrent tests catch a get that skips that re-check only when a put
+// happens to land there, in a fraction of runs; this lands one there every
+// time, and checks that the cache still works afterwards.
+func TestKtopCacheGetRechecks(t *testing.T) {
+	var c ktopCache
+	var a, b [BlockSize]byte
+	a[0], b[0] = 0xA0, 0xB0
+	ka, kb := fe{0x1111111111111111, 0x2222222222222222}, fe{0x3333333333333333, 0x4444444444444444}
+	c.put(&a, ka)
+	t.Cleanup(func() { ktopReadHook = nil })
+	ktopReadHook = func() {
+		ktopReadHook = nil
+		c.put(&b, kb)
+	}
+	if got, ok := c.get(&a); ok {
+		t.Errorf("a get of block A that a put of block B overtook hit with Ktop %x; want a miss", got)
+	}
+	if ktopReadHook != nil {
+		t.Fatal("get did not call ktopReadHook: the test did not put B where it meant to")
+	}
+	if got, ok := c.get(&b); !ok || got != kb {
+		t.Errorf("get of block B after its put: %x, hit %v, want %x", got, ok, kb)
+	}
+	if got, ok := c.get(&a); ok {
+		t.Errorf("get of block A after a put of block B hit with Ktop %x; want a miss", got)
+	}
+}
+
 // concurrently runs f(g) for g from 0 to n-1, each in a goroutine of its
 // own, and reports each error one returns.
 func concurrently(t *testing.T, n int, f func(g int) error) {

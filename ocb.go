@@ -116,12 +116,22 @@ type ktopCache struct {
 func (c *ktopCache) get(n *[BlockSize]byte) (fe, bool) {
 	s := c.seq.Load()
 	n0, n1 := c.w[0].Load(), c.w[1].Load()
+	if ktopReadHook != nil {
+		ktopReadHook()
+	}
 	k := fe{c.w[2].Load(), c.w[3].Load()}
 	if s&1 != 0 || c.seq.Load() != s {
 		return fe{}, false
 	}
 	return k, n0 == binary.BigEndian.Uint64(n[:8]) && n1 == binary.BigEndian.Uint64(n[8:])
 }
+
+// ktopReadHook, where a test sets it, is called by a get between its reads
+// of the nonce block's words and of Ktop's, where a put by another
+// goroutine would leave it one block's words with another's Ktop: a test
+// can put a block there every time, which the concurrent tests do only
+// now and then. It is nil otherwise, and get is not inlined either way.
+var ktopReadHook func()
 
 // put stores the nonce block n and its Ktop k, unless another writer is
 // at work.
