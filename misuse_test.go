@@ -234,3 +234,70 @@ func TestMisuseLongRuns(t *testing.T) {
 		check(t, c, x)
 	})
 }
+
+// TestMisuseKeepsModeState checks that a misuse panic leaves a mode where
+// it was, mid-block too: after calls with a dst a byte short, with dst and
+// src overlapping inexactly, or with a partial block, each recovered, a
+// mode goes on as if they had not been made, short and long (fused-length)
+// bad calls alike; so does a CBC mode after a SetIV of the wrong length.
+// TestMisuseLongRuns checks new modes only, which have no key stream left
+// over: a stream (CTR, OFB, CFB) that used its leftover key stream, or a
+// mode that moved its counter, IV or feedback, before it checked the
+// buffers would leave a caller that recovers out of step with the other
+// side; one that wrote first and moved on later would use the same key
+// stream twice.
+func TestMisuseKeepsModeState(t *testing.T) {
+	const (
+		outSmall  = "crypto/cipher: output smaller than input"
+		modeAlias = "crypto/cipher: invalid buffer overlap"
+		notFull   = "crypto/cipher: input not full blocks"
+		badIV     = "cipher: incorrect length IV"
+		long      = 2*fusedBytes + 3*BlockSize // past the fused kernels' groups
+	)
+	forEachImpl(t, func(t *testing.T, impl Implementation) {
+		r := testRand(t)
+		c := mustCipher(t, randBytes(r, 32), impl.Name)
+		iv := randBytes(r, BlockSize)
+		for _, mc := range modeCases {
+			heads := []int{5, BlockSize + 7, long + 9} // streams stop mid-block
+			bads := []int{7, long + 5}
+			tail := long + 11
+			if mc.blockMode {
+				heads = []int{BlockSize, long}
+				bads = []int{BlockSize, long}
+				tail = long + BlockSize
+			}
+			for _, head := range heads {
+				src := randBytes(r, head+tail)
+				want := make([]byte, len(src))
+				ref := mc.ours(c, iv)
+				crypt(ref, want[:head], src[:head])
+				crypt(ref, want[head:], src[head:])
+
+				m := mc.ours(c, iv)
+				got := make([]byte, len(src))
+				crypt(m, got[:head], src[:head])
+				for _, n := range bads {
+					what := fmt.Sprintf("%s after %d bytes, a bad call of %d bytes", mc.name, head, n)
+					arena := randBytes(r, 2*n+BlockSize)
+					expectPanic(t, outSmall, func() { crypt(m, arena[n+1:2*n], arena[:n]) })
+					expectPanic(t, modeAlias, func() { crypt(m, arena[1:n+1], arena[:n]) })
+					if mc.blockMode {
+						expectPanic(t, notFull, func() { crypt(m, arena[n+BlockSize:], arena[:n+1]) })
+						if s, ok := m.(interface{ SetIV([]byte) }); ok {
+							expectPanic(t, badIV, func() { s.SetIV(arena[:BlockSize-1]) })
+							expectPanic(t, badIV, func() { s.SetIV(arena[:BlockSize+1]) })
+						}
+					}
+					if t.Failed() {
+						t.Fatalf("%s: the panics above are not the ones expected", what)
+					}
+				}
+				crypt(m, got[head:], src[head:])
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s after %d bytes and misuse panics: what follows differs from a mode's that had none", mc.name, head)
+				}
+			}
+		}
+	})
+}
