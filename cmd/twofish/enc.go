@@ -410,6 +410,11 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 			return usagef("-iv-out %s is also the input or the output", cfg.ivOut)
 		}
 	}
+	for _, from := range [][2]string{{"-key-file", cfg.keyFile}, {"-iv-file", cfg.ivFile}} {
+		if err := keepInput(inInfo, from[0], from[1]); err != nil {
+			return err
+		}
+	}
 	for _, o := range [][2]string{{"-out", cfg.out}, {"-iv-out", cfg.ivOut}} {
 		for _, from := range [][2]string{{"-key-file", cfg.keyFile}, {"-iv-file", cfg.ivFile}} {
 			if err := keepSecretFile(o[0], o[1], stdout, from[0], from[1]); err != nil {

@@ -113,6 +113,22 @@ func keepSecretFile(outFlag, out string, stdout io.Writer, fromFlag, from string
 	return nil
 }
 
+// keepInput returns a usage error if the file that the flag fromFlag
+// names, the file of a key, a passphrase or an IV, is the input, whose
+// FileInfo is in (nil if unknown). Read from standard input, as
+// /dev/stdin, the secret would take with it the message behind it (up to
+// 64 KiB, the whole of a short one), and seal would seal what was left and
+// succeed; from the input file, the secret is part of the message.
+func keepInput(in os.FileInfo, fromFlag, from string) error {
+	if in == nil || from == "" {
+		return nil
+	}
+	if fi, err := os.Stat(from); err == nil && sameFile(fi, in) {
+		return usagef("%s %s is also the input", fromFlag, from)
+	}
+	return nil
+}
+
 // A namedWriter writes to a temporary file and names the output, not the
 // temporary file, in its errors ("out.bin: no space left on device").
 type namedWriter struct {

@@ -395,3 +395,40 @@ func TestStdoutIsSecretFile(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretFileIsInput checks that seal, open, enc and dec refuse a key,
+// passphrase or IV file that is the input, and write nothing. Given as
+// /dev/stdin while the message comes on standard input, reading the secret
+// took the message with it, and seal sealed what was left (nothing, of a
+// short message) and succeeded: data lost without a word.
+func TestSecretFileIsInput(t *testing.T) {
+	dir := t.TempDir()
+	key, iv, out := filepath.Join(dir, "key"), filepath.Join(dir, "iv"), filepath.Join(dir, "out")
+	writeFile(t, key, []byte(key256+"\n"))
+	writeFile(t, iv, []byte(iv128+"\n"))
+	for _, args := range [][]string{
+		{"seal", "-passphrase-file", key, "-in", key},
+		{"seal", "-key-file", key, "-in", key},
+		{"open", "-key-file", key, "-in", key},
+		{"enc", "-mode", "ctr", "-iv", iv128, "-key-file", key, "-in", key},
+		{"dec", "-mode", "ctr", "-key", key128, "-iv-file", iv, "-in", iv},
+	} {
+		in := args[len(args)-1]
+		args = append(args, "-out", out)
+		checkOneLineError(t, exe(t, nil, nil, args...), exitUsage, " "+in+" is also the input", args)
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("twofish %q wrote %s", args, out)
+		}
+	}
+
+	// Standard input, a pipe, named by the file that stands for it.
+	if _, err := os.Stat("/dev/stdin"); err != nil {
+		t.Skipf("no /dev/stdin here: %v", err)
+	}
+	args := []string{"seal", "-passphrase-file", "/dev/stdin", "-out", out}
+	r := exe(t, []byte("correct horse battery staple\nthe message\n"), nil, args...)
+	checkOneLineError(t, r, exitUsage, "-passphrase-file /dev/stdin is also the input", args)
+	if _, err := os.Stat(out); err == nil {
+		t.Fatalf("twofish %q wrote %s", args, out)
+	}
+}

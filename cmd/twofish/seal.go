@@ -285,6 +285,9 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 		if err := keepSecretFile("-out", cfg.out, stdout, flag, file); err != nil {
 			return err
 		}
+		if err := keepInput(inInfo, flag, file); err != nil {
+			return err
+		}
 	}
 
 	// The header comes first: open reads it before asking for the secret,

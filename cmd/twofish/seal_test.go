@@ -243,7 +243,7 @@ func TestSealUsage(t *testing.T) {
 	}{
 		{[]string{"open", "-in", msg, "-key-file", key}, "not a file sealed by twofish seal"},
 		{[]string{"seal", "-in", filepath.Join(dir, "nonesuch"), "-key-file", key}, "nonesuch"},
-		{[]string{"seal", "-in", msg, "-key-file", msg}, "want a 32-byte key"},
+		{[]string{"seal", "-in", msg, "-key-file", pass}, "want a 32-byte key"},
 		{[]string{"seal", "-in", msg, "-passphrase-env", "TWOFISH_TEST_UNSET_VARIABLE"}, "not set or empty"},
 	} {
 		status, stdout, stderr := runTool(t, tc.args...)
