@@ -44,6 +44,14 @@ func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*o
 	switch {
 	case err == nil && in != nil && sameFile(fi, in):
 		return nil, fmt.Errorf("-out %s is the input file", name)
+	case err == nil && isStdout(fi, stdout):
+		// /dev/stdout, /dev/fd/1 or /proc/self/fd/1 where the shell
+		// opened standard output on a regular file ("> out", ">> log"):
+		// written as "-out -" is. Renamed over, the name would have
+		// been replaced by a file of its own, /dev/stdout itself for
+		// root with -f, and without -f the shell's file refused as one
+		// that exists.
+		return &output{w: stdout}, nil
 	case err == nil && fi.IsDir():
 		return nil, fmt.Errorf("-out %s is a directory", name)
 	case err == nil && !fi.Mode().IsRegular():
@@ -67,6 +75,17 @@ func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*o
 		return nil, fmt.Errorf("-out %s: cannot create a file in %s: %v", name, dir, unwrapPath(err))
 	}
 	return &output{w: namedWriter{tmp, name}, name: name, tmp: tmp, force: force}, nil
+}
+
+// isStdout reports whether fi is the file that stdout, if it is an
+// *os.File, writes to.
+func isStdout(fi os.FileInfo, stdout io.Writer) bool {
+	f, ok := stdout.(*os.File)
+	if !ok {
+		return false
+	}
+	so, err := f.Stat()
+	return err == nil && sameFile(fi, so)
 }
 
 // tempPattern is os.CreateTemp's pattern for a file that stands in for

@@ -432,3 +432,38 @@ func TestSecretFileIsInput(t *testing.T) {
 		t.Fatalf("twofish %q wrote %s", args, out)
 	}
 }
+
+// TestOutputNamesStdout checks -out /dev/stdout where the shell opened
+// standard output on a regular file: the output goes there, as with
+// "-out -", appended after ">>". It was handled as a file of that name:
+// refused as one that exists, and with -f renamed over, which replaced
+// /dev/stdout itself with a regular file when root ran it.
+func TestOutputNamesStdout(t *testing.T) {
+	if _, err := os.Stat("/dev/stdout"); err != nil {
+		t.Skipf("no /dev/stdout here: %v", err)
+	}
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	pt := randomBytes(rng(t), 3000)
+	writeFile(t, in, pt)
+	args := []string{"enc", "-mode", "ctr", "-key", key128, "-iv", iv128, "-in", in}
+	want := mustRun(t, nil, nil, args...)
+	for _, f := range []string{"-f=false", "-f"} {
+		writeFile(t, out, []byte("head"))
+		stdout, err := os.OpenFile(out, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := execCommand(t, append(args, "-out", "/dev/stdout", f)...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = stdout, &stderr
+		err = cmd.Run()
+		stdout.Close()
+		if err != nil {
+			t.Fatalf("twofish %q -out /dev/stdout %s >>out: %v, stderr %q", args, f, err, stderr.String())
+		}
+		if got := readFile(t, out); !bytes.Equal(got, append([]byte("head"), want...)) {
+			t.Errorf("twofish %q -out /dev/stdout %s >>out: out holds %d bytes, want 4 + %d", args, f, len(got), len(want))
+		}
+	}
+}
