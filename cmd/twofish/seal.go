@@ -144,6 +144,22 @@ func parseSeal(name string, open bool, args []string, stderr io.Writer) (*sealCo
 	if fs.NArg() > 0 {
 		return nil, usagef("unexpected argument %q", fs.Arg(0))
 	}
+	// A flag given an empty value ("-key-file $KEY" with KEY unset) names
+	// nothing, and would fall back to the terminal's prompt: a passphrase
+	// where a key file was meant.
+	var empty error
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case empty != nil || f.Value.String() != "":
+		case f.Name == "key-file" || f.Name == "passphrase-file":
+			empty = usagef("-%s: want a file name", f.Name)
+		case f.Name == "passphrase-env":
+			empty = usagef("-%s: want a variable name", f.Name)
+		}
+	})
+	if empty != nil {
+		return nil, empty
+	}
 	sources := 0
 	for _, s := range []string{cfg.keyFile, cfg.passFile, cfg.passEnv} {
 		if s != "" {

@@ -233,6 +233,12 @@ func TestSealUsage(t *testing.T) {
 		{[]string{"open", "-in", msg, "extra"}, "unexpected argument"},
 		{[]string{"seal", "-in", "", "-key-file", key}, "-in and -out: want a file name or -"},
 		{[]string{"open", "-in", msg, "-out", "", "-key-file", key}, "-in and -out: want a file name or -"},
+		// An empty value, as "-key-file $KEY" with KEY unset gives, is
+		// refused, not taken as no flag: that would prompt for a
+		// passphrase where a key file was meant.
+		{[]string{"seal", "-in", msg, "-key-file", ""}, "-key-file: want a file name"},
+		{[]string{"open", "-in", msg, "-passphrase-file", ""}, "-passphrase-file: want a file name"},
+		{[]string{"seal", "-in", msg, "-passphrase-env", ""}, "-passphrase-env: want a variable name"},
 	} {
 		status, stdout, stderr := runTool(t, tc.args...)
 		checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitUsage, tc.want, tc.args)
