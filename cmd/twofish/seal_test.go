@@ -468,6 +468,52 @@ func TestOpenEmptyLastChunk(t *testing.T) {
 	checkOneLineError(t, execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}, exitFailure, "ends in an empty chunk (number 1) after a full one", args)
 }
 
+// TestOpenChunkNonces reseals a message of two chunks with the key and
+// other numbers or last-chunk flags in the nonces: open refuses each,
+// naming the first chunk that does not authenticate, and writes nothing.
+// A file that FORMAT.md's STREAM construction would let through (a chunk
+// sealed as the last but followed by more, a message's end cut off at a
+// chunk sealed as not the last, a chunk moved) would be a second message
+// spliced on, or a message cut short, that opens without a word. The same
+// chunks with the right nonces open, so that each refusal is the nonce's.
+func TestOpenChunkNonces(t *testing.T) {
+	dir, msg, key, _ := sealSetup(t, sealChunk+100)
+	b := sealFile(t, dir, msg, "sealed", append(sealChunkFlag, "-key-file", key)...)
+	hdr, pt := b[:44], readFile(t, msg)
+	a := formatAEAD(hdr, readFile(t, key))
+	type nonce struct {
+		i    uint32
+		last bool
+	}
+	reseal := func(n0, n1 nonce) []byte {
+		return slices.Concat(b[:sealHeaderSize],
+			a.Seal(nil, formatNonce(hdr, n0.i, n0.last), pt[:sealChunk], hdr),
+			a.Seal(nil, formatNonce(hdr, n1.i, n1.last), pt[sealChunk:], hdr))
+	}
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	writeFile(t, in, reseal(nonce{0, false}, nonce{1, true}))
+	args := []string{"open", "-in", in, "-out", out, "-key-file", key}
+	if status, _, stderr := runTool(t, args...); status != exitOK || !bytes.Equal(readFile(t, out), pt) {
+		t.Fatalf("the chunks resealed with their own nonces: status %d, %s", status, stderr)
+	}
+	for _, tc := range []struct {
+		name   string
+		n0, n1 nonce
+		want   string
+	}{
+		{"the first chunk sealed as the last", nonce{0, true}, nonce{1, true}, "chunk 0 does not authenticate"},
+		{"the last chunk sealed as not the last", nonce{0, false}, nonce{1, false}, "last chunk, number 1, does not authenticate"},
+		{"both sealed as the last", nonce{0, true}, nonce{0, true}, "chunk 0 does not authenticate"},
+		{"numbered from 1", nonce{1, false}, nonce{2, true}, "chunk 0 does not authenticate"},
+		{"the second numbered 0", nonce{0, false}, nonce{0, true}, "last chunk, number 1, does not authenticate"},
+		{"the second numbered 2", nonce{0, false}, nonce{2, true}, "last chunk, number 1, does not authenticate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			openFails(t, dir, reseal(tc.n0, tc.n1), tc.want, "-key-file", key)
+		})
+	}
+}
+
 // TestOpenShortBodyCostsNothing checks that open refuses a file whose body
 // is shorter than the shortest there is, an empty last chunk's tag, before
 // it pays for Argon2id.
