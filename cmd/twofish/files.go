@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -52,6 +53,11 @@ func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*o
 		// root with -f, and without -f the shell's file refused as one
 		// that exists.
 		return &output{w: stdout}, nil
+	case err == nil && fi.Mode().IsRegular() && fdLink(name):
+		// /dev/stderr on a file, or -iv-out /dev/stdout: the output
+		// would be renamed over the link, replacing /dev/stderr itself
+		// when root runs it with -f.
+		return nil, fmt.Errorf("-out %s stands for an open file descriptor, not a file that can be replaced; name the file itself", name)
 	case err == nil && fi.IsDir():
 		return nil, fmt.Errorf("-out %s is a directory", name)
 	case err == nil && !fi.Mode().IsRegular():
@@ -86,6 +92,30 @@ func isStdout(fi os.FileInfo, stdout io.Writer) bool {
 	}
 	so, err := f.Stat()
 	return err == nil && sameFile(fi, so)
+}
+
+// fdLink reports whether name is one of the names of an open file
+// descriptor, /dev/fd/N or /proc/.../fd/N, or a symbolic link to one, as
+// Linux's /dev/stdout and /dev/stderr are.
+func fdLink(name string) bool {
+	p, err := filepath.Abs(name)
+	if err != nil {
+		return false
+	}
+	for range 8 {
+		if strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/") && strings.Contains(p, "/fd/") {
+			return true
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return false
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		p = target
+	}
+	return false
 }
 
 // tempPattern is os.CreateTemp's pattern for a file that stands in for

@@ -467,3 +467,45 @@ func TestOutputNamesStdout(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputNamesDescriptor checks that an output named by a link to an
+// open file descriptor that is a regular file, as /dev/stderr is where the
+// shell opened standard error on a file (2>log), is refused, with -f too,
+// for -out and -iv-out alike, and the link left alone: the temporary file
+// was renamed over the link, which for root replaced /dev/stderr itself
+// with a file. The test makes a link of its own, to /proc/self/fd/2, as
+// /dev/stderr is.
+func TestOutputNamesDescriptor(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd/2"); err != nil {
+		t.Skipf("no /proc/self/fd here: %v", err)
+	}
+	dir := t.TempDir()
+	in, out, link := filepath.Join(dir, "in"), filepath.Join(dir, "out"), filepath.Join(dir, "stderr")
+	writeFile(t, in, randomBytes(rng(t), 3000))
+	if !symlink(t, "/proc/self/fd/2", link) {
+		t.Skip("no symbolic links")
+	}
+	for _, args := range [][]string{
+		{"enc", "-mode", "ctr", "-key", key128, "-iv", iv128, "-in", in, "-out", link, "-f"},
+		{"enc", "-mode", "ctr", "-key", key128, "-in", in, "-out", out, "-iv-out", link, "-f"},
+	} {
+		log := filepath.Join(dir, "log")
+		stderr, err := os.Create(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := execCommand(t, args...)
+		cmd.Stderr = stderr
+		err = cmd.Run()
+		stderr.Close()
+		if err == nil || !strings.Contains(string(readFile(t, log)), link+" stands for an open file descriptor") {
+			t.Errorf("twofish %q 2>log: %v, stderr %q", args, err, readFile(t, log))
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("twofish %q 2>log replaced the link: %v", args, err)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("twofish %q 2>log wrote %s", args, out)
+		}
+	}
+}
