@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/cipher"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -69,10 +70,10 @@ func (cr *crypter) runAEAD(r io.Reader, w io.Writer, done func(n int)) error {
 		limit += aeadTagSize
 	}
 	buf, err := readMessage(r, limit, aeadTagSize)
-	if err != nil {
+	if err != nil && err != errOverLimit {
 		return fmt.Errorf("reading the input: %v", unwrapPath(err))
 	}
-	if len(buf) > limit {
+	if err == errOverLimit || len(buf) > limit {
 		return fmt.Errorf("the input is over %d MiB, the most %s takes: it is one message, authenticated and held in memory whole", maxAEADSize>>20, mode)
 	}
 	var out []byte
@@ -96,16 +97,26 @@ func (cr *crypter) runAEAD(r io.Reader, w io.Writer, done func(n int)) error {
 	return nil
 }
 
+// errOverLimit is readMessage's error for a regular file whose size is
+// over the limit.
+var errOverLimit = errors.New("over the limit")
+
 // readMessage reads r to its end, or to one byte past limit, into a buffer
 // with room for spare more bytes (a tag). Where r is a regular file, its
 // size sizes the buffer, which is then the one allocation: io.ReadAll's
 // doublings, and a copy to make room for the tag, held up to 3.6 times the
-// input at their peak (920 MB of memory for a message of 256 MiB).
+// input at their peak (920 MB of memory for a message of 256 MiB). A
+// regular file whose size is over the limit is refused with errOverLimit
+// before a byte is read: reading it up to the limit, to refuse it then,
+// cost 256 MiB of memory and 2.6 s (dec -mode gcm of a 1 GiB file, Zen 5).
 func readMessage(r io.Reader, limit, spare int) ([]byte, error) {
 	size := 512
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = int(min(fi.Size(), int64(limit))) + 1
+			if fi.Size() > int64(limit) {
+				return nil, errOverLimit
+			}
+			size = int(fi.Size()) + 1
 		}
 	}
 	buf := make([]byte, 0, size+spare)

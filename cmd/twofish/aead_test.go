@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,7 +168,9 @@ func TestAEADSizeLimit(t *testing.T) {
 
 // TestReadMessage checks that gcm and ocb read a regular file into one
 // buffer of its size and a tag's room, and any other input (a pipe) whole
-// however it grows; and that either stops one byte past the limit.
+// however it grows; that a stream stops one byte past the limit; and that
+// a file whose size is over the limit is refused before a byte is read
+// (or a buffer the limit's size made).
 func TestReadMessage(t *testing.T) {
 	dir := t.TempDir()
 	for _, size := range []int{0, 1, 4095, 4096, 100000} {
@@ -196,8 +199,15 @@ func TestReadMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if buf, err := readMessage(f, 4096, aeadTagSize); err != nil || len(buf) != 4097 || cap(buf) != 4097+aeadTagSize {
-		t.Errorf("a file over the limit: %d bytes read, room for %d, %v; want 4097 and %d", len(buf), cap(buf), err, 4097+aeadTagSize)
+	if buf, err := readMessage(f, 4096, aeadTagSize); err != errOverLimit || buf != nil {
+		t.Errorf("a file over the limit: %d bytes read, %v; want none and errOverLimit", len(buf), err)
+	}
+	if off, err := f.Seek(0, io.SeekCurrent); off != 0 || err != nil {
+		t.Errorf("a file over the limit: read to %d (%v) before it was refused", off, err)
+	}
+	msg := randomBytes(rng(t), 100000)
+	if buf, err := readMessage(bytes.NewReader(msg), 4096, aeadTagSize); err != nil || !bytes.Equal(buf, msg[:4097]) {
+		t.Errorf("a stream over the limit: %d bytes read, %v; want 4097", len(buf), err)
 	}
 }
 
