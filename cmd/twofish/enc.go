@@ -78,8 +78,9 @@ overlap) gives away the XOR of the two plaintexts. ecb and cbc
 pad with PKCS#7 unless -nopad. xts encrypts each sector of -sector-size bytes
 with its number, counting from -sector, as the tweak (sectors of -sector-size
 bytes, as LUKS2 and dm-crypt's iv_large_sectors count them; plain dm-crypt
-with sectors over 512 bytes counts 512-byte units, which this does not); a
-short last sector of 16 bytes or more uses ciphertext stealing.
+with sectors over 512 bytes counts 512-byte units, which this does not), up
+to sector 2^64-1; a short last sector of 16 bytes or more uses ciphertext
+stealing.
 
 gcm and ocb (RFC 7253) authenticate: the output is the ciphertext and a
 16-byte tag, and dec writes nothing unless the tag is right. -iv is the nonce,

@@ -260,7 +260,7 @@ func TestEncDecChunkEdges(t *testing.T) {
 		cryptCase{mode: "ctr", keySize: 32, size: size, iv: b, procs: 3}.run(t, r, dir)
 	}
 	for _, c := range []cryptCase{
-		{sectorSize: 16, sector: 1<<64 - 3, size: size - 100 + 48},
+		{sectorSize: 16, sector: -(uint64(size-100+48) / 16), size: size - 100 + 48}, // up to the last sector number, 2^64-1
 		{sectorSize: 4096, sector: 7},
 		{sectorSize: 3 * 16 << 10}, // does not divide the chunk size
 		{sectorSize: 2 << 20, sector: 1 << 40},
@@ -442,6 +442,50 @@ func TestEncDecFlagErrors(t *testing.T) {
 		// dec has no -iv-out, so its -f has none to overwrite.
 		if hasIVOut := strings.Contains(string(r.stderr), "  -iv-out"); strings.Contains(string(r.stderr), "-iv-out file)") != hasIVOut || hasIVOut == (cmd == "dec") {
 			t.Errorf("twofish %s -h: -iv-out flag %v, and -f's help disagrees or it should not be there:\n%s", cmd, hasIVOut, r.stderr)
+		}
+	}
+}
+
+// TestXTSSectorRange checks that xts takes sectors up to the last 64-bit
+// sector number, a short last one (ciphertext stealing) included, and
+// refuses an input that runs past it, in either direction, leaving no
+// output: the sector after it took sector 0's tweak, and so encrypted as
+// sector 0 does, without a word.
+func TestXTSSectorRange(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	pt := randomBytes(rng(t), 1000) // a sector of 512 bytes and one of 488
+	const last = "18446744073709551615"
+	for _, tc := range []struct {
+		sector string
+		n      int
+		ok     bool
+	}{
+		{last, 512, true},
+		{last, 528, false}, // a short sector, of 16 bytes, after the last
+		{"18446744073709551614", 1000, true},
+		{"18446744073709551614", 1024 + 16, false},
+	} {
+		b := pt[:min(tc.n, len(pt))]
+		if tc.n > len(pt) {
+			b = make([]byte, tc.n)
+		}
+		writeFile(t, in, b)
+		for _, cmd := range []string{"enc", "dec"} {
+			args := []string{cmd, "-mode", "xts", "-key", key256, "-sector", tc.sector, "-in", in, "-out", out}
+			r := exe(t, nil, nil, args...)
+			if tc.ok {
+				if r.code != 0 {
+					t.Errorf("twofish %q of %d bytes: exit status %d: %s", args, tc.n, r.code, r.stderr)
+				}
+				os.Remove(out)
+				continue
+			}
+			checkOneLineError(t, r, exitFailure, "the input runs past sector "+last+", the last a 64-bit sector number has", args)
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("twofish %q of %d bytes made %s", args, tc.n, out)
+				os.Remove(out)
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -327,6 +328,14 @@ func (rd *chunkReader) next() (next *job) {
 		rd.ended = true
 		if err := cr.checkFinal(n, rd.off+int64(n)); err != nil {
 			rd.err = err
+			return nil
+		}
+	}
+	// xts numbers sectors in 64 bits: a sector past the last number
+	// would take sector 0's tweak again.
+	if cfg.mode == "xts" && n > 0 {
+		if last := uint64(rd.off+int64(n)-1) / uint64(cfg.sectorSize); last > math.MaxUint64-cfg.sector {
+			rd.ended, rd.err = true, fmt.Errorf("the input runs past sector %d, the last a 64-bit sector number has (-sector %d, sectors of %d bytes)", uint64(math.MaxUint64), cfg.sector, cfg.sectorSize)
 			return nil
 		}
 	}
