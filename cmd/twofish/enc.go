@@ -428,7 +428,7 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 	if cfg.decrypt {
 		name = "dec"
 	}
-	if !cfg.decrypt && cfg.out == "-" && isTerminal(stdout) {
+	if !cfg.decrypt && namesStdout(cfg.out, stdout) && isTerminal(stdout) {
 		return usagef("will not write ciphertext to a terminal; use -out FILE or a redirection")
 	}
 	clean := newCleanup(stderr, name)

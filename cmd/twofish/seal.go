@@ -294,7 +294,7 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeIn()
-	if !cfg.open && cfg.out == "-" && isTerminal(stdout) {
+	if !cfg.open && namesStdout(cfg.out, stdout) && isTerminal(stdout) {
 		return usagef("will not write a sealed file to a terminal; use -out FILE or a redirection")
 	}
 	for flag, file := range map[string]string{"-key-file": cfg.keyFile, "-passphrase-file": cfg.passFile} {

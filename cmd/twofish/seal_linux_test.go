@@ -250,7 +250,8 @@ func TestSealGiB(t *testing.T) {
 }
 
 // TestNoCiphertextToTerminal checks that seal and enc refuse to write
-// ciphertext to a terminal, as age does: status 2, and nothing written.
+// ciphertext to a terminal, as age does: status 2, and nothing written;
+// standard output named -out /dev/stdout too.
 func TestNoCiphertextToTerminal(t *testing.T) {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "key")
@@ -258,6 +259,8 @@ func TestNoCiphertextToTerminal(t *testing.T) {
 	for _, args := range [][]string{
 		{"seal", "-key-file", key},
 		{"enc", "-mode", "ctr", "-key", key128, "-iv", key128},
+		{"seal", "-key-file", key, "-out", "/dev/stdout"},
+		{"enc", "-mode", "ctr", "-key", key128, "-iv", key128, "-out", "/dev/stdout"},
 	} {
 		master, slave := newPTY(t, 80)
 		tty, err := os.OpenFile(slave, os.O_RDWR, 0)
