@@ -428,14 +428,15 @@ func cryptFiles(cfg *cryptConfig, stdout, stderr io.Writer) error {
 	if cfg.decrypt {
 		name = "dec"
 	}
-	if !cfg.decrypt && namesStdout(cfg.out, stdout) && isTerminal(stdout) {
-		return usagef("will not write ciphertext to a terminal; use -out FILE or a redirection")
-	}
 	clean := newCleanup(stderr, name)
 	defer clean.stop()
 	out, err := clean.create(cfg.out, inInfo, cfg.force, stdout)
 	if err != nil {
 		return err
+	}
+	// Standard output, or a device (-out /dev/tty), whatever it is named.
+	if !cfg.decrypt && isTerminal(out.w) {
+		return usagef("will not write ciphertext to a terminal; use -out FILE or a redirection")
 	}
 	var ivOut *output
 	if cfg.ivOut != "" {

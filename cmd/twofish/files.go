@@ -94,17 +94,6 @@ func isStdout(fi os.FileInfo, stdout io.Writer) bool {
 	return err == nil && sameFile(fi, so)
 }
 
-// namesStdout reports whether the output out is standard output: "-", or
-// a name of the file that stdout writes to (/dev/stdout), which
-// createOutput writes as it does "-".
-func namesStdout(out string, stdout io.Writer) bool {
-	if out == "-" {
-		return true
-	}
-	fi, err := os.Stat(out)
-	return err == nil && isStdout(fi, stdout)
-}
-
 // fdLink reports whether name is one of the names of an open file
 // descriptor, /dev/fd/N or /proc/.../fd/N, or a symbolic link to one, as
 // Linux's /dev/stdout and /dev/stderr are.

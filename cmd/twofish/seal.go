@@ -294,9 +294,6 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeIn()
-	if !cfg.open && namesStdout(cfg.out, stdout) && isTerminal(stdout) {
-		return usagef("will not write a sealed file to a terminal; use -out FILE or a redirection")
-	}
 	for flag, file := range map[string]string{"-key-file": cfg.keyFile, "-passphrase-file": cfg.passFile} {
 		if err := keepSecretFile("-out", cfg.out, stdout, flag, file); err != nil {
 			return err
@@ -358,6 +355,9 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 	out, err := clean.create(cfg.out, inInfo, cfg.force, stdout)
 	if err != nil {
 		return err
+	}
+	if !cfg.open && isTerminal(out.w) {
+		return usagef("will not write a sealed file to a terminal; use -out FILE or a redirection")
 	}
 	if err := sealStream(cfg, h, in, out.w, total, stderr); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -251,7 +252,8 @@ func TestSealGiB(t *testing.T) {
 
 // TestNoCiphertextToTerminal checks that seal and enc refuse to write
 // ciphertext to a terminal, as age does: status 2, and nothing written;
-// standard output named -out /dev/stdout too.
+// standard output named -out /dev/stdout too, and a terminal named by its
+// device (-out /dev/tty, here the pseudo-terminal's slave).
 func TestNoCiphertextToTerminal(t *testing.T) {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "key")
@@ -261,6 +263,8 @@ func TestNoCiphertextToTerminal(t *testing.T) {
 		{"enc", "-mode", "ctr", "-key", key128, "-iv", key128},
 		{"seal", "-key-file", key, "-out", "/dev/stdout"},
 		{"enc", "-mode", "ctr", "-key", key128, "-iv", key128, "-out", "/dev/stdout"},
+		{"seal", "-key-file", key, "-out", "SLAVE"},
+		{"enc", "-mode", "ctr", "-key", key128, "-iv", key128, "-out", "SLAVE"},
 	} {
 		master, slave := newPTY(t, 80)
 		tty, err := os.OpenFile(slave, os.O_RDWR, 0)
@@ -270,6 +274,11 @@ func TestNoCiphertextToTerminal(t *testing.T) {
 		cmd := execCommand(t, args...)
 		cmd.Stdin = bytes.NewReader([]byte("plaintext"))
 		cmd.Stdout = tty
+		if args[len(args)-1] == "SLAVE" {
+			// Standard output elsewhere: the terminal is the device alone.
+			cmd = execCommand(t, append(slices.Clip(args[:len(args)-1]), slave)...)
+			cmd.Stdin = bytes.NewReader([]byte("plaintext"))
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err = cmd.Run()
