@@ -422,14 +422,25 @@ func TestSecretFileIsInput(t *testing.T) {
 	}
 
 	// Standard input, a pipe, named by the file that stands for it.
-	if _, err := os.Stat("/dev/stdin"); err != nil {
-		t.Skipf("no /dev/stdin here: %v", err)
-	}
+	skipWithoutDevFile(t, "/dev/stdin")
 	args := []string{"seal", "-passphrase-file", "/dev/stdin", "-out", out}
 	r := exe(t, []byte("correct horse battery staple\nthe message\n"), nil, args...)
 	checkOneLineError(t, r, exitUsage, "-passphrase-file /dev/stdin is also the input", args)
 	if _, err := os.Stat(out); err == nil {
 		t.Fatalf("twofish %q wrote %s", args, out)
+	}
+}
+
+// skipWithoutDevFile skips a test that needs the Unix file name, which
+// Windows has not: Wine's Windows processes find the host's /dev and /proc
+// under those names, but they are not their own descriptors.
+func skipWithoutDevFile(t *testing.T, name string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skipf("no %s on Windows", name)
+	}
+	if _, err := os.Stat(name); err != nil {
+		t.Skipf("no %s here: %v", name, err)
 	}
 }
 
@@ -439,9 +450,7 @@ func TestSecretFileIsInput(t *testing.T) {
 // refused as one that exists, and with -f renamed over, which replaced
 // /dev/stdout itself with a regular file when root ran it.
 func TestOutputNamesStdout(t *testing.T) {
-	if _, err := os.Stat("/dev/stdout"); err != nil {
-		t.Skipf("no /dev/stdout here: %v", err)
-	}
+	skipWithoutDevFile(t, "/dev/stdout")
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
 	pt := randomBytes(rng(t), 3000)
@@ -476,9 +485,7 @@ func TestOutputNamesStdout(t *testing.T) {
 // with a file. The test makes a link of its own, to /proc/self/fd/2, as
 // /dev/stderr is.
 func TestOutputNamesDescriptor(t *testing.T) {
-	if _, err := os.Stat("/proc/self/fd/2"); err != nil {
-		t.Skipf("no /proc/self/fd here: %v", err)
-	}
+	skipWithoutDevFile(t, "/proc/self/fd/2")
 	dir := t.TempDir()
 	in, out, link := filepath.Join(dir, "in"), filepath.Join(dir, "out"), filepath.Join(dir, "stderr")
 	writeFile(t, in, randomBytes(rng(t), 3000))
