@@ -1,0 +1,181 @@
+//go:build gc && !purego
+
+package kernel
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/twofish-go/twofish/internal/asmscan"
+)
+
+// TestAVX2CTFramesInsideLocals reads avx2ct_amd64.s and checks that every
+// kernel keeps its stack state inside the locals its TEXT line declares.
+// The 64- and 32-block kernels align their frame to 32 bytes, so that no
+// vector access splits a cache line (_asm/avx2ct, kernel32): the base must
+// be rounded up from SP (LEAQ 31(SP); ANDQ $-32), never down, and every
+// access through it, or through a register it derives with LEAQ (kernel64's
+// pointers to the passive and active words), must end below SP+locals
+// whatever SP's alignment. The single-block and chain kernels address
+// their key vectors from SP directly, which must stay in [0, locals).
+//
+// A base rounded down, or a frame larger than the locals, writes below SP
+// or over the saved BP and the return address: the first is lost whenever
+// asynchronous preemption pushes a frame there, the second crashes only for
+// some alignments of SP, so neither shows reliably in a comparison with
+// generic. This reads the file instead, on any CPU.
+func TestAVX2CTFramesInsideLocals(t *testing.T) {
+	data, err := os.ReadFile("avx2ct_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	locals := map[string]int{}
+	for _, m := range asmTextFrame.FindAllStringSubmatch(string(data), -1) {
+		locals[m[1]], _ = strconv.Atoi(m[2])
+	}
+	aligned := 0
+	for name, lines := range asmscan.Functions(string(data)) {
+		size, ok := locals[name]
+		if !ok {
+			t.Errorf("%s: no TEXT line with a frame size", name)
+			continue
+		}
+		problems, hasFrame := frameProblems(lines, size)
+		for _, p := range problems {
+			t.Errorf("%s ($%d of locals): %s", name, size, p)
+		}
+		if hasFrame {
+			aligned++
+		}
+	}
+	// The 64- and 32-block kernels: 2 widths, 3 key sizes, 2 directions.
+	if aligned != 12 {
+		t.Errorf("%d kernels align a frame, want 12 (the 64- and 32-block ones)", aligned)
+	}
+}
+
+var (
+	asmTextFrame = regexp.MustCompile(`(?m)^TEXT ·(\w+)\(SB\),(?: NOSPLIT,)? \$(\d+)-\d+`)
+	asmFrameBase = regexp.MustCompile(`^LEAQ (-?\d*)\(SP\), (\w+)$`)
+	asmAlignBase = regexp.MustCompile(`^ANDQ \$-(\d+), (\w+)$`)
+	asmDerive    = regexp.MustCompile(`^LEAQ (-?\d*)\((\w+)\), (\w+)$`)
+	asmMemory    = regexp.MustCompile(`(-?\d*)\((\w+)\)`)
+)
+
+// frameProblems returns what in the lines of one function with size bytes
+// of locals reaches outside them, and whether it aligns a frame. It
+// assumes every access through the aligned frame is 32 bytes wide, and
+// every access from SP directly 16 bytes (32 with a ymm register).
+func frameProblems(lines []string, size int) (problems []string, hasFrame bool) {
+	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	disp := func(s string) int { d, _ := strconv.Atoi(s); return d }
+	// derived holds the offsets from the aligned base that a register may
+	// hold; round is how far above SP the base may lie.
+	derived := map[string][]int{}
+	round := 0
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if m := asmFrameBase.FindStringSubmatch(line); m != nil && i+1 < len(lines) {
+			a := asmAlignBase.FindStringSubmatch(lines[i+1])
+			if a == nil || a[2] != m[2] {
+				report("%s is not followed by the ANDQ that aligns it", line)
+				continue
+			}
+			align := disp(a[1])
+			if align != 32 {
+				report("the frame is aligned to %d bytes, not to the 32 of a ymm vector", align)
+			}
+			if d := disp(m[1]); d != align-1 {
+				report("the frame's base is %d(SP) rounded down to %d bytes, not SP rounded up", d, align)
+			}
+			round = disp(m[1])
+			derived[m[2]] = []int{0}
+			hasFrame = true
+			i++ // the ANDQ
+			continue
+		}
+		if m := asmDerive.FindStringSubmatch(line); m != nil && derived[m[2]] != nil {
+			var offs []int
+			for _, o := range derived[m[2]] {
+				offs = append(offs, o+disp(m[1]))
+			}
+			derived[m[3]] = offs
+			continue
+		}
+		op, rest, _ := strings.Cut(line, " ")
+		args := strings.Split(rest, ", ")
+		if op == "XCHGQ" && len(args) == 2 {
+			both := append(append([]int(nil), derived[args[0]]...), derived[args[1]]...)
+			if derived[args[0]] != nil || derived[args[1]] != nil {
+				derived[args[0]], derived[args[1]] = both, both
+			}
+			continue
+		}
+		for _, m := range asmMemory.FindAllStringSubmatch(rest, -1) {
+			d := disp(m[1])
+			if m[2] == "SP" {
+				width := 16
+				if asmYMM.MatchString(line) {
+					width = 32
+				}
+				if d < 0 || d+width > size {
+					report("%s reaches outside the locals", line)
+				}
+				continue
+			}
+			for _, o := range derived[m[2]] {
+				if o+d < 0 || round+o+d+32 > size {
+					report("%s reaches %d bytes from the frame's base, outside the locals", line, o+d)
+				}
+			}
+		}
+		// A register written by anything else no longer points into the
+		// frame.
+		if last := args[len(args)-1]; derived[last] != nil && !strings.Contains(last, "(") {
+			switch op {
+			case "TESTQ", "CMPQ":
+			default:
+				delete(derived, last)
+			}
+		}
+	}
+	return problems, hasFrame
+}
+
+var asmYMM = regexp.MustCompile(`\bY(1[0-5]|[0-9])\b`)
+
+// TestFrameProblems checks that frameProblems catches what it should: a
+// base rounded down or to 16 bytes, and accesses past the locals, direct
+// or through a derived pointer that an XCHGQ swaps.
+func TestFrameProblems(t *testing.T) {
+	good := []string{
+		"LEAQ 31(SP), AX", "ANDQ $-32, AX", "MOVQ ks+0(FP), CX",
+		"VMOVDQU Y0, 1248(AX)", "LEAQ 256(AX), DX", "LEAQ (AX), R8",
+		"XCHGQ DX, R8", "VMOVDQU 224(R8), Y1", "VMOVDQU X2, 16(SP)", "RET",
+	}
+	if p, ok := frameProblems(good, 1312); len(p) != 0 || !ok {
+		t.Errorf("frameProblems rejects good code: %v (frame %v)", p, ok)
+	}
+	for _, bad := range [][2]string{
+		{"LEAQ 31(SP), AX", "LEAQ (SP), AX"},
+		{"ANDQ $-32, AX", "ANDQ $-16, AX"},
+		{"VMOVDQU Y0, 1248(AX)", "VMOVDQU Y0, 1280(AX)"},
+		{"VMOVDQU 224(R8), Y1", "VMOVDQU 1024(R8), Y1"},
+		{"VMOVDQU X2, 16(SP)", "VMOVDQU X2, 1304(SP)"},
+	} {
+		lines := make([]string, len(good))
+		for i, l := range good {
+			if l == bad[0] {
+				l = bad[1]
+			}
+			lines[i] = l
+		}
+		if p, _ := frameProblems(lines, 1312); len(p) == 0 {
+			t.Errorf("frameProblems accepts %q", bad[1])
+		}
+	}
+}
