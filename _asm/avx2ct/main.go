@@ -6,8 +6,9 @@
 //
 // # Design
 //
-// The kernels encrypt or decrypt 64 or 32 blocks at a time without a
-// single table look-up: no memory address depends on the key or the data,
+// The kernels encrypt or decrypt 64, 32 or 8 blocks at a time, or one
+// block (single.go, which has the chain kernels too), without a single
+// table look-up: no memory address depends on the key or the data,
 // and the only branches are the loop counters. The key-dependent S-boxes
 // are evaluated with VPSHUFB, which looks 32 bytes up in a 16-entry table
 // held in a register, so the S-boxes are computed on nibbles, the way the
@@ -479,8 +480,8 @@ func ror1(x reg.VecVirtual) reg.VecVirtual {
 
 // kernel32 emits encryptBlocks32AVX2CT<bits> or
 // decryptBlocks32AVX2CT<bits> for keys of kw 64-bit words: n groups of 32
-// blocks from src to dst, one group at a time. The Go side uses it for the
-// last 32 blocks or fewer of a call, and for single blocks.
+// blocks from src to dst, one group at a time. The Go side uses it for
+// 17 to 40 blocks left at the end of a call (cryptAVX2CT).
 func kernel32(kw int, dec bool) {
 	name := fmt.Sprintf("encryptBlocks32AVX2CT%d", 64*kw)
 	dir := "encrypts"
@@ -868,7 +869,7 @@ func pairTable(a, b operand.Mem) reg.VecVirtual {
 
 // kernel8 emits encryptBlocks8AVX2CT<bits> or decryptBlocks8AVX2CT<bits>
 // for keys of kw 64-bit words: n groups of 8 blocks from src to dst, for
-// short messages and single blocks. With 8 blocks the bytes of a round's
+// 2 to 16 blocks left at the end of a call. With 8 blocks the bytes of a round's
 // g inputs fill two vectors, each 128-bit lane holding one byte position j
 // of both g functions' inputs (16 bytes), and each lane looks its own
 // S-box up: bytes 0 and 1 in one vector, 2 and 3 in the other. The four
