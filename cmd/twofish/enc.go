@@ -171,7 +171,7 @@ func parseCrypt(name string, decrypt bool, args []string, stderr io.Writer) (*cr
 	}
 	fs.BoolVar(&cfg.force, "f", false, force)
 	nopad := fs.Bool("nopad", false, "ecb, cbc: no PKCS#7 padding; the input must be whole 16-byte blocks")
-	fs.IntVar(&cfg.sectorSize, "sector-size", 512, "xts: sector size in `bytes`, a multiple of 16")
+	fs.IntVar(&cfg.sectorSize, "sector-size", 512, "xts: sector size in `bytes`, a multiple of 16 up to 16 MiB")
 	fs.Uint64Var(&cfg.sector, "sector", 0, "xts: the `number` of the first sector")
 	fs.StringVar(&cfg.impl, "impl", "auto", "Twofish implementation `name` (\"twofish info\" lists them), or auto")
 	if !decrypt {

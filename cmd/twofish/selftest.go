@@ -34,7 +34,7 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("selftest", " [-full] [-impl NAME|auto|ct|all] [-seed N]", stderr)
 	full := fs.Bool("full", false, fmt.Sprintf("run all 400 Monte Carlo records of each key size, not the first %d", mctPrefix))
 	impl := fs.String("impl", "all", "test the implementation `name` only (auto: NewCipher's kernels for each shape, ct: NewCipherConstantTime's), or all (auto, ct and every one this CPU runs)")
-	seedFlag := fs.String("seed", "", "seed of the random differential tests, to replay a failure (default: random)")
+	seedFlag := fs.String("seed", "", "seed of the random differential tests, a `number`, to replay a failure (default: random)")
 	if !parseFlags(fs, args) {
 		return exitUsage
 	}
