@@ -7,6 +7,15 @@ import (
 	"testing"
 )
 
+// crypto/cipher's panic messages for a misused block mode or stream, which
+// this package's modes give word for word.
+const (
+	notFull   = "crypto/cipher: input not full blocks"
+	outSmall  = "crypto/cipher: output smaller than input"
+	modeAlias = "crypto/cipher: invalid buffer overlap"
+	badIV     = "cipher: incorrect length IV"
+)
+
 // TestMisuseMatrix calls every exported operation that takes buffers with
 // nil, empty, short, exact, long and inexactly overlapping ones, and a dst
 // longer than src whose rest overlaps src, and checks the exact panic (or
@@ -18,9 +27,6 @@ func TestMisuseMatrix(t *testing.T) {
 		inBlock    = "crypto/twofish: input not full block"
 		outBlock   = "crypto/twofish: output not full block"
 		overlap    = "crypto/twofish: invalid buffer overlap"
-		notFull    = "crypto/cipher: input not full blocks"
-		outSmall   = "crypto/cipher: output smaller than input"
-		modeAlias  = "crypto/cipher: invalid buffer overlap"
 		xtsShort   = "xts: input shorter than one block"
 		xtsCtSmall = "xts: ciphertext is smaller than plaintext"
 		xtsPtSmall = "xts: plaintext is smaller than ciphertext"
@@ -128,8 +134,6 @@ func TestMisuseLongRuns(t *testing.T) {
 	const (
 		blocks     = 160 * BlockSize // 2 groups and 32 blocks; 5 sectors of 512 bytes
 		streams    = blocks + 5      // and a partial block, stolen in XTS
-		modeAlias  = "crypto/cipher: invalid buffer overlap"
-		outSmall   = "crypto/cipher: output smaller than input"
 		aeadAlias  = "crypto/cipher: invalid buffer overlap of output and input"
 		xtsAlias   = "xts: invalid buffer overlap"
 		xtsCtSmall = "xts: ciphertext is smaller than plaintext"
@@ -248,11 +252,7 @@ func TestMisuseLongRuns(t *testing.T) {
 // stream twice.
 func TestMisuseKeepsModeState(t *testing.T) {
 	const (
-		outSmall  = "crypto/cipher: output smaller than input"
-		modeAlias = "crypto/cipher: invalid buffer overlap"
-		notFull   = "crypto/cipher: input not full blocks"
-		badIV     = "cipher: incorrect length IV"
-		long      = 2*fusedBytes + 3*BlockSize // past the fused kernels' groups
+		long = 2*fusedBytes + 3*BlockSize // past the fused kernels' groups
 	)
 	forEachImpl(t, func(t *testing.T, impl Implementation) {
 		r := testRand(t)
