@@ -143,13 +143,7 @@ func TestCheckConstantTimeAsm(t *testing.T) {
 		{"VPSHUFB (AX), Y1, Y2", "CALL runtime·memmove(SB)"},
 		{"VZEROUPPER", "NOP"},
 	} {
-		lines := make([]string, len(good))
-		for i, l := range good {
-			if l == bad[0] {
-				l = bad[1]
-			}
-			lines[i] = l
-		}
+		lines := replaceLine(good, bad[0], bad[1])
 		if len(constantTimeAsmProblems(lines)) == 0 {
 			t.Errorf("the checker accepts %q", bad[1])
 		}

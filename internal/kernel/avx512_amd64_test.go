@@ -158,13 +158,7 @@ func TestCheckPublicAddressesAndBranches(t *testing.T) {
 		{"VPMOVB2M Z1, K1", "CALL runtime·memmove(SB)"},
 		{"VZEROUPPER", "NOP"},
 	} {
-		lines := make([]string, len(good))
-		for i, l := range good {
-			if l == bad[0] {
-				l = bad[1]
-			}
-			lines[i] = l
-		}
+		lines := replaceLine(good, bad[0], bad[1])
 		ft := &testing.T{}
 		done := make(chan struct{})
 		go func() { defer close(done); checkPublicAddressesAndBranches(ft, "test", lines) }()

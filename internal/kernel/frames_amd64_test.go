@@ -207,15 +207,22 @@ func TestFrameProblems(t *testing.T) {
 		{"KMOVW 1278(AX), K1", "KMOVW 1280(AX), K1"},
 		{"VMOVDQU Y0, 1248(AX)", "VMOVDQU Z0, 1248(AX)"},
 	} {
-		lines := make([]string, len(good))
-		for i, l := range good {
-			if l == bad[0] {
-				l = bad[1]
-			}
-			lines[i] = l
-		}
+		lines := replaceLine(good, bad[0], bad[1])
 		if p, _ := frameProblems(lines, 1312, 32); len(p) == 0 {
 			t.Errorf("frameProblems accepts %q", bad[1])
 		}
 	}
+}
+
+// replaceLine returns a copy of lines with each line equal to old replaced
+// by new: the checkers' tests plant one fault at a time in good code.
+func replaceLine(lines []string, old, new string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if l == old {
+			l = new
+		}
+		out[i] = l
+	}
+	return out
 }
