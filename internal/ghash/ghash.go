@@ -190,12 +190,6 @@ func reduce(w3, w2, w1, w0 uint64) fe {
 	}
 }
 
-// feMul returns a·b, for the key powers.
-func feMul(a, b fe) fe {
-	k := newMulKey(b)
-	return k.mul(a)
-}
-
 // ghashPowers is how many powers of H the assembly keeps: it hashes up to
 // this many blocks per reduction.
 const ghashPowers = 16
@@ -264,23 +258,5 @@ func Padded(k *Key, y *[16]byte, data []byte) {
 	}
 }
 
-// ghashImplInfo describes one GHASH implementation of this build, for the
-// tests and benchmarks.
-type ghashImplInfo struct {
-	name      string
-	impl      ghashImpl
-	supported bool
-}
-
 // hostImpl is the implementation that internal/cpu chose.
 var hostImpl = implOf(cpu.Host().GHASH.Name)
-
-// ghashImplementations lists the GHASH implementations of this build,
-// widest first, as internal/cpu lists them.
-func ghashImplementations() []ghashImplInfo {
-	var impls []ghashImplInfo
-	for _, o := range cpu.Host().GHASH.Options {
-		impls = append(impls, ghashImplInfo{o.Name, implOf(o.Name), o.Supported})
-	}
-	return impls
-}

@@ -128,3 +128,9 @@ func moduleFiles(t *testing.T, suffix string) []string {
 	}
 	return files
 }
+
+// slicedSbox returns byte x of S-box j as expandSliced stores it.
+func (ks *Schedule) slicedSbox(j int, x byte) byte {
+	i := 256*j + int(x)
+	return byte(ks.sliced()[i/4] >> (8 * (i % 4)))
+}

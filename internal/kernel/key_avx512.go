@@ -40,9 +40,3 @@ func (ks *Schedule) expandSliced(key []byte) {
 		}
 	}
 }
-
-// slicedSbox returns byte x of S-box j as expandSliced stores it.
-func (ks *Schedule) slicedSbox(j int, x byte) byte {
-	i := 256*j + int(x)
-	return byte(ks.sliced()[i/4] >> (8 * (i % 4)))
-}
