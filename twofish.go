@@ -60,7 +60,7 @@ func NewCipher(key []byte) (*Cipher, error) {
 // short runs everywhere, and for long runs on CPUs without AVX-512 VBMI,
 // are up to 8x faster there than the vector constant-time kernels (a single
 // block on Zen 5; long runs with AVX2 0.96-1.3x there, 2x on Zen 1), and
-// than generic-ct 3x to 15x in long runs and 32x to 46x in single blocks
+// than generic-ct 3x to 15x in long runs and 21x to 32x in single blocks
 // (Zen 5, the README's table and twofish bench's block rows: twofish bench
 // -impl generic-ct,amd64-1way -modes block), but
 // their timing can leak key bits through the cache to code that shares the

@@ -14,7 +14,7 @@
 //     function for eight blocks. The words stay in registers, and the two
 //     halves of 8 blocks (two ymm per word) are two independent chains.
 //     Fast only where the gather is: Intel after Haswell without the Gather
-//     Data Sampling microcode; on this project's Zen 5 it is 1.03-1.07x the
+//     Data Sampling microcode; on this project's Zen 5 it is 1.02-1.07x the
 //     3-way kernel and the manual gather 1.4-1.5x (CTR and ECB).
 //
 //   - avx2-gather (encryptBlocks16AVX2Gather): a manual gather. libgcrypt's

@@ -43,13 +43,13 @@ package main
 // A round is about 143 instructions with a 128-bit key and 210 with a
 // 256-bit one, with 48 and 72 VPSHUFBs; its dependency chain is 31 and 43
 // of them, one cycle each on Zen 1 and most two on Zen 5. Measured on Zen 5
-// (go test -run '^$' -bench SingleAVX2CT ./internal/kernel, medians of 5,
-// quiet), a block takes 369 ns with a 128-bit key and 514 ns with a 256-bit
-// one, against 408 and 540 ns for a call of the 8-block kernel; through
-// Encrypt and Decrypt, which no longer pad a block to eight and copy it,
-// 0.99-1.17x what the padded call took (BenchmarkEncrypt, 16 bytes: 550
-// against 545 ns with a 256-bit key, 391 against 433 with a 128-bit one,
-// in other runs 1.07-1.17x). Not measured on Zen 1, where the
+// (go test -run '^$' -bench SingleAVX2CT ./internal/kernel, pinned to a
+// core, two runs' medians of 5 and 7), a block takes 371-375 ns with a
+// 128-bit key and 522-530 ns with a 256-bit one, against 395-414 and
+// 518-547 ns for a call of the 8-block kernel: 1.06-1.10x as fast with a
+// 128-bit key, level with a 256-bit one; through Encrypt, which no longer
+// pads a block to eight and copies it, 371 and 523 ns (BenchmarkEncrypt,
+// 16 bytes). Not measured on Zen 1, where the
 // difference should be larger: there every ymm instruction of the 8-block
 // kernel takes two micro-ops and this kernel's xmm ones one, and the
 // chain's latency halves (the padded path took 907 ns, about 2,900

@@ -52,11 +52,11 @@
 // tables once for the four registers of chains, whose state takes eight of
 // the 16 ymm registers; the last layer's six are loaded for each look-up.
 //
-// On Zen 5 (loaded; medians of 7 runs, one process each, of go test -run
-// '^$' -bench 'Expand/key=.*/(tables|avx2)$' ./internal/kernel, whose
-// rows alternate) the tables and the subkeys take 0.24, 0.32 and 0.40 us
-// for 128, 192 and 256-bit keys against 1.56, 1.77 and 2.14 us for the Go
-// table pass: 6.5x, 5.5x and 5.3x. About 0.08 us of each is Go's, most of
+// On Zen 5 (medians of 3 runs, one process each, pinned to a core, of go
+// test -run '^$' -bench Expand ./internal/kernel, whose rows alternate)
+// the tables and the subkeys take 0.24, 0.31 and 0.45 us for 128, 192
+// and 256-bit keys against 1.54, 1.71 and 2.11 us for the Go table pass:
+// 6.5x, 5.5x and 4.7x. About 0.08 us of each is Go's, most of
 // it the RS product of the key words (rsMultiply).
 //
 // The chains of each key length are written out, selected by one branch

@@ -33,11 +33,12 @@
 //     broadcast (VPBROADCASTW). The MDS product of the four chains, h, is
 //     stored as words; Go combines them into subkeys.
 //
-// On Zen 5 (loaded, medians of 5 runs in one process of go test -run '^$'
-// -bench Expand ./internal/kernel) both layouts and the subkeys take 0.16,
-// 0.26 and 0.45 us for 128, 192 and 256-bit keys, 10x to 12x the Go table
-// pass, and the byte-sliced layout alone 14x to 15x the bitsliced Go
-// schedule that it replaces for NewCipherConstantTime.
+// On Zen 5 (medians of 3 runs, pinned to a core, of go test -run '^$'
+// -bench Expand ./internal/kernel, whose rows alternate) both layouts and
+// the subkeys take 0.20, 0.23 and 0.28 us for 128, 192 and 256-bit keys,
+// 8.5x to 9.4x the Go table pass, and the byte-sliced layout alone 15x to
+// 16x the bitsliced Go schedule that it replaces for
+// NewCipherConstantTime.
 //
 // The chains of each key length are written out, selected by one branch on
 // k; the S-boxes go to the byte-sliced layout (or the frame, where the

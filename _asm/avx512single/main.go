@@ -108,8 +108,11 @@
 // and the rest works within lanes (kernel4). So four blocks cost what one
 // does, where the 4-block kernels of _asm/avx512 (avx512-vbmi's now), which
 // keep a block's two pairs in one lane and update the passive one under
-// masks, take 1.2x as long: 165 ns for four blocks against 200, 290 for eight against 356
-// (BenchmarkAVX512Tail, quiet Zen 5, medians of 5). They take short runs
+// masks, took 1.2x as long in the GFNI build that these replaced: 165 ns
+// for four blocks against 200, 290 for eight against 356
+// (BenchmarkAVX512Tail, quiet Zen 5, medians of 5); avx512-vbmi's, which
+// have no GFNI, take 228 and 415 ns against these kernels' 168 and 299
+// (the same, 2026-12-06). They take short runs
 // and the tails of long ones, up to four blocks (kernel.crypt64AVX512).
 // Two registers of four blocks, their rounds interleaved, took 196 ns for
 // eight blocks against 204 for the 16-block kernel and 292 for two groups

@@ -91,8 +91,8 @@ func intelPolicy(f Facts) (name, reason string) {
 //
 // Measured on this project's AMD Zen 5 (family 0x1A model 0x2, a KVM
 // guest), 8 KiB, 256-bit key, ratios of medians in one process
-// (`go test -bench 'ECB|Modes'`, tools/benchratio.py): avx2-gather runs ECB 1.51x and CTR 1.38x as fast as
-// amd64-3way, avx2-vpgather only 1.07x and 1.03x. libgcrypt 1.11's AVX2
+// (`go test -bench 'ECB|Modes'`, tools/benchratio.py): avx2-gather runs ECB 1.51x and CTR 1.38-1.49x as fast
+// as amd64-3way, avx2-vpgather only 1.02-1.07x and 1.02-1.03x (medians of 5 in two sessions' runs). libgcrypt 1.11's AVX2
 // code (its manual gather) ran 1.00x our 3-way kernel before the current
 // one (which runs ECB 1.07x as fast) and 0.90x its own 3-way code there, close to the 0.84x measured on Zen 3 (12 c/B
 // against 10.1 c/B); avx2-gather is 1.62x libgcrypt's AVX2 code. Zen 4:

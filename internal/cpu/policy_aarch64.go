@@ -22,14 +22,14 @@ package cpu
 // The constant-time choice is not this rule's: Decide takes the first
 // constant-time kernel the CPU runs, arm64-neon wherever there is ASIMD.
 // generic-ct, the alternative, takes 7x to 9x generic's time on long runs
-// and 28x to 40x on a single block (128- and 256-bit keys, measured on
+// and 18x to 28x on a single block (128- and 256-bit keys, measured on
 // x86-64, where both are the same Go code: twofish bench -impl
 // generic,generic-ct -modes block,ecb on Zen 5), while arm64-neon is estimated
 // at 0.81x (Cortex-A76) to 4.0x (Apple M1) generic's speed on long runs
 // (0.94x on Neoverse N1), and its single-block kernel at 1.6x (Apple M1)
-// to 7.6x (Cortex-A76) generic's time: every shape is estimated at 3.7x
+// to 7.6x (Cortex-A76) generic's time: every shape is estimated at 2.4x
 // generic-ct's speed or more on every model (long runs: 0.81x · 7 = 5.7x;
-// a single block: 28 / 7.6 = 3.7x).
+// a single block: 18 / 7.6 = 2.4x).
 func arm64Policy() (name, reason string, s shape) {
 	const why = "estimated (llvm-mca 19: Neoverse N1, Cortex-A76, Apple M1) at "
 	return "generic", why + "1.13x to 1.24x generic for arm64-2way, below the 1.5x on every model that makes a default",

@@ -140,9 +140,9 @@ func ocbMaskPolicy(f Facts, c Choice) Choice {
 func keySchedReason(name string) string {
 	switch name {
 	case "avx512-vbmi":
-		return "the first this CPU runs, with no secret-indexed access: the S-boxes 64 entries at a time in zmm registers, 10-12x the Go table pass on Zen 5 (BenchmarkExpand)"
+		return "the first this CPU runs, with no secret-indexed access: the S-boxes 64 entries at a time in zmm registers, 8.5-9.4x the Go table pass on Zen 5 (BenchmarkExpand)"
 	case "avx2":
-		return "the first this CPU runs, with no secret-indexed access: the table kernels' S-boxes 32 entries at a time from q0's and q1's t-boxes with VPSHUFB, 5.3-6.5x the Go table pass on Zen 5 (BenchmarkExpand, rows avx2 and tables), and the constant-time layouts' subkeys the same way"
+		return "the first this CPU runs, with no secret-indexed access: the table kernels' S-boxes 32 entries at a time from q0's and q1's t-boxes with VPSHUFB, 4.7-6.5x the Go table pass on Zen 5 (BenchmarkExpand, rows avx2 and tables), and the constant-time layouts' subkeys the same way"
 	}
 	return "no vector schedule for this CPU in this build: Go code, which looks the table kernels' S-boxes up by key bytes (those kernels index key-dependent tables anyway) and builds the constant-time kernels' layouts with no secret-indexed access"
 }

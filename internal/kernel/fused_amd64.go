@@ -26,7 +26,8 @@ import "math/bits"
 // medians of 5 runs of the two test binaries taking turns, each figure
 // low by 5-8 points: that benchmark's timing then charged the mode about
 // 20 ns a call more than ECB; timed alike, internal/turns, they run at
-// 0.96x, 1.00x, 0.93x and 0.76x, medians of 7).
+// 0.93-0.96x, 1.00x, 0.93-0.96x and 0.75-0.76x, medians of 7 in two
+// sessions' runs).
 //
 // They take such runs from 5 blocks whatever the plan's short crossover
 // (Plan.From), below which EncryptBlocks gives a run to the 3-way ladder:

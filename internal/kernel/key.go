@@ -208,11 +208,11 @@ var (
 // S-boxes (key_avx512.go): a plan that mixes both layouts pays for one
 // pass, not two. Where the CPU has AVX-512 VBMI, Init takes the vector
 // schedule instead (key_avx512_amd64.go), which fills both layouts in
-// constant time, 10x to 12x faster than this pass (0.16-0.45 us a key
-// against 1.8-4.3 us; go test -run '^$' -bench Expand ./internal/kernel,
-// medians of 5 runs, Zen 5 under load). Where it has AVX2 only, expand
-// takes the AVX2 schedule of the tables (key_avx2_amd64.go), constant-time
-// too, 5.3x to 6.5x faster (0.24-0.40 us against 1.56-2.14 us, Zen 5).
+// constant time, 8.5x to 9.4x faster than this pass (0.20-0.28 us a key
+// against 1.8-2.4 us; go test -run '^$' -bench Expand ./internal/kernel,
+// medians of 3 runs, Zen 5). Where it has AVX2 only, expand takes the AVX2
+// schedule of the tables (key_avx2_amd64.go), constant-time too, 4.7x to
+// 6.5x faster (0.24-0.45 us against 1.5-2.1 us, Zen 5).
 
 // expandTables computes the table kernels' schedule of a 16, 24 or 32-byte
 // key (section 4.3) into ks, and if sliced also the byte-sliced kernels'

@@ -88,8 +88,9 @@ func TestSingleAVX512AssemblyIsConstantTime(t *testing.T) {
 
 // BenchmarkSingleAVX512 times one block chained through each entry point of
 // single blocks on this CPU, the output of each the input of the next: the
-// single-block kernel, the 4-block kernel's call of one block that it
-// replaced, and the 1-way table kernel that NewCipher uses.
+// single-block kernel, the call of one block of the 4-block kernel beside
+// it (the same rounds on zmm registers), and the 1-way table kernel that
+// NewCipher uses.
 func BenchmarkSingleAVX512(b *testing.B) {
 	if !AVX512GFNI.Supported {
 		b.Skip("no AVX-512 VBMI and GFNI")
