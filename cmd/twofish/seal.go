@@ -54,10 +54,10 @@ interrupted.
 `
 
 // The defaults of Argon2id: eight passes over 48 MiB with four lanes,
-// 0.34 s on the 2-core Zen 5 machine ("twofish seal" of a small file,
-// median of 5), and under 64 MiB of memory for the whole command, which
-// the same memory for fewer passes (RFC 9106's 64 MiB, three passes)
-// would exceed.
+// 0.25-0.34 s on the 2-core Zen 5 machine ("twofish seal" of a small
+// file, medians of 5 in several sessions), and under 64 MiB of memory for
+// the whole command, which the same memory for fewer passes (RFC 9106's
+// 64 MiB, three passes) would exceed.
 const (
 	defaultArgon2Time    = 8
 	defaultArgon2MemMiB  = 48

@@ -172,8 +172,8 @@ type argon2Limits struct {
 // of maxArgon2MemoryHere, which does not; 4 GiB of work, passes times
 // memory, ten times the default's 8 × 48 MiB; 16 lanes, four times the
 // default. The worst header within it, two passes over 2 GiB in one lane,
-// costs 14.5 s and 2 GiB on the 2-core Zen 5 machine, where the default
-// costs 0.33 s (/usr/bin/time twofish open).
+// costs 11.2 s and 2 GiB on the 2-core Zen 5 machine, where the default
+// costs 0.25-0.30 s (/usr/bin/time twofish open, medians of 3 and 5).
 const (
 	defaultArgon2MaxMemMiB  = 2048
 	defaultArgon2MaxWorkMiB = 4096
