@@ -256,7 +256,7 @@ func shapePolicy(block string) shape {
 	switch block {
 	case "avx512-gfni":
 		s.below = 4
-		s.shortWhy = "avx512-gfni's 4-block kernel, the single-block rounds on zmm registers, takes up to four blocks in the time of one (Zen 5, measured run by run: 161-172 ns for 4 blocks against 167-185 ns on the 3-way ladder, 197-212 ns for 5 and 6 in the 16-block kernel against 206-222 ns, and 110-120 ns for 2 and 3 on the ladder against 160-174 ns; inside CTR of 64 bytes 1.2x the ladder)"
+		s.shortWhy = "avx512-gfni's 4-block kernel, the single-block rounds on zmm registers, takes up to four blocks in the time of one (Zen 5, measured run by run: 161-172 ns for 4 blocks against 167-185 ns on the 3-way ladder, 197-212 ns for 5 and 6 in the 16-block kernel against 206-222 ns, and 110-120 ns for 2 and 3 on the ladder against 160-174 ns; inside CTR of 64 bytes 1.03-1.04x the ladder)"
 	case "avx512-vbmi":
 		s.below = 7
 		s.shortWhy = "one call of the 16-block AVX-512 kernel costs about as much as 7 blocks of the 3-way kernel (Zen 5, measured run by run: 236 ns for up to 16 blocks, 260 ns for 7 blocks of the 3-way ladder, 200-205 ns for 5 and 6), and inside a mode the 3-way ladder is 1.03-1.09x the 16-block kernel for 5 and 6 blocks, 0.80-0.90x for 7 (GCM, CTR, CBC decryption; the modes with fused kernels now take 5 and 6 blocks in the 16-block kernel's mode variants)"

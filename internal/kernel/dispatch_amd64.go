@@ -193,8 +193,8 @@ func run1x(t *Tables, ks *Schedule, dst, src *byte, n int, bmi, dec bool) {
 
 // encrypt3x takes any number of blocks, three at a time: two left over go
 // padded to three, one to the 1-way kernel. Two blocks padded take
-// 0.92-0.94x the time of two 1-way calls on Zen 5 (100 against 109 ns, in
-// another run 117 against 124; kernels called alternately in one process,
+// 0.92-0.95x the time of two 1-way calls on Zen 5 (100 against 109 ns, in
+// other runs 117 against 124; kernels called alternately in one process,
 // BenchmarkRuns/n=2/impl=(amd64-3way|amd64-1way)); llvm-mca 19 estimates
 // 553 against 576 cycles on Zen 1 (-mcpu=znver1, the kernels disassembled
 // from a test binary).
