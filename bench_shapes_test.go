@@ -253,7 +253,7 @@ func benchmarkShape(b *testing.B, sh benchShape, size int, key []byte) {
 	// in Encrypt-chained, and a second NewCipher contender third
 	// 1.00-1.02x; with each round starting one contender later, auto
 	// always ran right after x/crypto's 0.7 ms of 64 KiB GCM and took
-	// 1.06-1.15x avx512-gfni's time there, the same kernels (0.95-0.99x
+	// 1.06-1.15x avx512-gfni's time there, the same kernels (1.01-1.05x
 	// with the order shuffled; Zen 5, 5 runs each).
 	order := rand.New(rand.NewPCG(1, 2))
 	for b.Loop() {
