@@ -68,7 +68,7 @@ func TestEmulatedDispatch(t *testing.T) {
 	if testing.Short() || !exhaustive() && os.Getenv("TWOFISH_REQUIRE_QEMU") != "1" {
 		t.Skip("the emulated dispatch test builds a test binary and runs it under qemu: it runs with TWOFISH_TEST_EXHAUSTIVE=1 or TWOFISH_REQUIRE_QEMU=1")
 	}
-	unavailable := func(format string, args ...any) {
+	unavailable := func(t *testing.T, format string, args ...any) {
 		t.Helper()
 		msg := fmt.Sprintf(format, args...)
 		if os.Getenv("TWOFISH_REQUIRE_QEMU") == "1" {
@@ -78,7 +78,7 @@ func TestEmulatedDispatch(t *testing.T) {
 	}
 	qemu, err := exec.LookPath("qemu-x86_64")
 	if err != nil {
-		unavailable("no qemu-x86_64: %v", err)
+		unavailable(t, "no qemu-x86_64: %v", err)
 	}
 
 	bin := filepath.Join(t.TempDir(), "twofish.test")
@@ -118,7 +118,7 @@ func TestEmulatedDispatch(t *testing.T) {
 			case errors.As(err, &exit):
 				t.Fatalf("qemu-x86_64 -cpu %s: %v\n%s", tc.cpu, err, relevant(out))
 			case err != nil:
-				unavailable("qemu-x86_64 -cpu %s: %v", tc.cpu, err)
+				unavailable(t, "qemu-x86_64 -cpu %s: %v", tc.cpu, err)
 			}
 			for _, test := range emulatedTests {
 				if !strings.Contains(string(out), "--- PASS: "+test+" ") {
