@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync/atomic"
 
@@ -57,8 +58,11 @@ func promptPassphrase(in, out *os.File, confirm bool) ([]byte, error) {
 			echoOff.Store(&restore)
 			defer echoOff.Store(nil)
 		}
-		p, err := term.ReadPassword(fd)
+		p, err := readPassword(fd)
 		fmt.Fprintln(out)
+		if err == io.EOF {
+			return nil, errors.New("no passphrase: the terminal's input ended")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("reading the passphrase: %v", err)
 		}
@@ -74,6 +78,7 @@ func promptPassphrase(in, out *os.File, confirm bool) ([]byte, error) {
 	if confirm {
 		again, err := ask("passphrase again: ")
 		if err != nil {
+			clear(p)
 			return nil, err
 		}
 		same := bytes.Equal(p, again)

@@ -366,7 +366,8 @@ func TestSecretFilesBounded(t *testing.T) {
 
 // TestPromptPassphrase types at promptPassphrase on a terminal: a
 // passphrase, typed twice alike where seal asks twice, is the passphrase;
-// an empty one, or two that differ, are refused.
+// an empty one, two that differ, or the end of input at either prompt are
+// refused.
 func TestPromptPassphrase(t *testing.T) {
 	for _, tc := range []struct {
 		confirm bool
@@ -379,6 +380,14 @@ func TestPromptPassphrase(t *testing.T) {
 		{true, "open sesame\r\r", "the passphrases differ"},
 		{false, "\r", "the passphrase is empty"},
 		{true, "\ropen sesame\r", "the passphrase is empty"},
+		// A backspace takes back the byte before it, as x/term's
+		// ReadPassword has it where the terminal's erase key is DEL (the
+		// terminal itself erases then).
+		{false, "open sesamx\be\r", "open sesame"},
+		{false, "open sesamx\x7fe\r", "open sesame"},
+		// Ctrl-D at the start of a line, at either prompt: the end of input.
+		{false, "\x04", "no passphrase: the terminal's input ended"},
+		{true, "open sesame\r\x04", "no passphrase: the terminal's input ended"},
 	} {
 		master, slave := newPTY(t, 80)
 		tty, err := os.OpenFile(slave, os.O_RDWR, 0)
@@ -389,7 +398,7 @@ func TestPromptPassphrase(t *testing.T) {
 		if _, err := master.Write([]byte(tc.typed)); err != nil {
 			t.Fatal(err)
 		}
-		p, err := promptPassphrase(tty, tty, tc.confirm)
+		p, err := promptWithin(t, tty, tc.confirm)
 		got := string(p)
 		if err != nil {
 			got = err.Error()
@@ -398,6 +407,57 @@ func TestPromptPassphrase(t *testing.T) {
 			t.Errorf("typed %q (twice: %v): got %q, want %q", tc.typed, tc.confirm, got, tc.want)
 		}
 		tty.Close()
+	}
+}
+
+// TestPromptHangUp hangs the terminal up (closes its master side, as a
+// closed window or a lost connection does) while the prompt waits: the
+// prompt ends with an error, whether its read was waiting (an I/O error)
+// or had yet to start (no bytes, and no end to them).
+func TestPromptHangUp(t *testing.T) {
+	master, slave := newPTY(t, 80)
+	tty, err := os.OpenFile(slave, os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	go func() {
+		var screen []byte
+		for !bytes.Contains(screen, []byte("passphrase: ")) {
+			buf := make([]byte, 256)
+			n, err := master.Read(buf)
+			if err != nil {
+				return
+			}
+			screen = append(screen, buf[:n]...)
+		}
+		master.Close()
+	}()
+	if _, err := promptWithin(t, tty, false); err == nil {
+		t.Error("a passphrase from a terminal that hung up")
+	}
+}
+
+// promptWithin is promptPassphrase on tty, failing the test if it has not
+// returned in a minute: a prompt that reads on at the end of input or
+// after a hang-up would otherwise hold the test until go test's timeout.
+func promptWithin(t *testing.T, tty *os.File, confirm bool) ([]byte, error) {
+	t.Helper()
+	type result struct {
+		p   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := promptPassphrase(tty, tty, confirm)
+		done <- result{p, err}
+	}()
+	select {
+	case r := <-done:
+		return r.p, r.err
+	case <-time.After(time.Minute):
+		t.Fatal("the prompt still reads after a minute")
+		return nil, nil
 	}
 }
 

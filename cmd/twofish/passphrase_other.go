@@ -1,0 +1,11 @@
+//go:build !aix && !darwin && !dragonfly && !freebsd && !linux && !netbsd && !openbsd && !solaris
+
+package main
+
+import "golang.org/x/term"
+
+// readPassword reads a line from the terminal fd with its echo off: on
+// Windows x/term's ReadPassword, which ends at the end of input (the
+// console's Ctrl-Z); the other systems here (Plan 9, WebAssembly) have no
+// terminal, so the prompt never gets this far.
+func readPassword(fd int) ([]byte, error) { return term.ReadPassword(fd) }
