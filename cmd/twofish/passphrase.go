@@ -49,7 +49,6 @@ func promptPassphrase(in, out *os.File, confirm bool) ([]byte, error) {
 		return nil, errors.New("no passphrase: give -passphrase-file, -passphrase-env or -key-file, or run on a terminal")
 	}
 	ask := func(prompt string) ([]byte, error) {
-		fmt.Fprint(out, prompt)
 		if st, err := term.GetState(fd); err == nil {
 			restore := func() {
 				term.Restore(fd, st)
@@ -58,7 +57,7 @@ func promptPassphrase(in, out *os.File, confirm bool) ([]byte, error) {
 			echoOff.Store(&restore)
 			defer echoOff.Store(nil)
 		}
-		p, err := readPassword(fd)
+		p, err := readPassword(fd, out, prompt)
 		fmt.Fprintln(out)
 		if err == io.EOF {
 			return nil, errors.New("no passphrase: the terminal's input ended")

@@ -2,10 +2,18 @@
 
 package main
 
-import "golang.org/x/term"
+import (
+	"fmt"
+	"io"
 
-// readPassword reads a line from the terminal fd with its echo off: on
-// Windows x/term's ReadPassword, which ends at the end of input (the
-// console's Ctrl-Z); the other systems here (Plan 9, WebAssembly) have no
-// terminal, so the prompt never gets this far.
-func readPassword(fd int) ([]byte, error) { return term.ReadPassword(fd) }
+	"golang.org/x/term"
+)
+
+// readPassword writes prompt to out and reads a line from the terminal fd
+// with its echo off: on Windows x/term's ReadPassword, which ends at the
+// end of input (the console's Ctrl-Z); the other systems here (Plan 9,
+// WebAssembly) have no terminal, so the prompt never gets this far.
+func readPassword(fd int, out io.Writer, prompt string) ([]byte, error) {
+	fmt.Fprint(out, prompt)
+	return term.ReadPassword(fd)
+}

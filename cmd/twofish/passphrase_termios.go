@@ -3,19 +3,32 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
 
-// readPassword reads a line from the terminal fd with its echo off, and
-// puts the terminal back as it was. Where x/term's ReadPassword reads
-// again after a read of no bytes, which is what a terminal gives for
-// Ctrl-D at the start of a line (so that Ctrl-D at the prompt did
-// nothing), it returns io.EOF. The line is what ReadPassword makes of the
-// same bytes (a backspace takes the byte before it back, a carriage
-// return is dropped), so that a passphrase typed at either reads the same.
-func readPassword(fd int) ([]byte, error) {
+// readPassword writes prompt to out and reads a line from the terminal fd
+// with its echo off, then puts the terminal back as it was. It differs
+// from x/term's ReadPassword in two ways:
+//
+//   - A read of no bytes, what a terminal gives for Ctrl-D at the start of
+//     a line, returns io.EOF; ReadPassword reads again, so Ctrl-D at the
+//     prompt did nothing.
+//   - When the process goes on after a stop (Ctrl-Z, then the shell's fg),
+//     the prompt turns the echo off again and asks again. A shell puts its
+//     own modes back on the terminal when a job stops, echo on, and leaves
+//     them when the job goes on, so with ReadPassword what was typed after
+//     fg showed on the screen: the passphrase in clear.
+//
+// The line is what ReadPassword makes of the same bytes (a backspace takes
+// the byte before it back, a carriage return is dropped), so that a
+// passphrase typed at either reads the same.
+func readPassword(fd int, out io.Writer, prompt string) ([]byte, error) {
 	saved, err := unix.IoctlGetTermios(fd, getTermios)
 	if err != nil {
 		return nil, err
@@ -26,7 +39,34 @@ func readPassword(fd int) ([]byte, error) {
 	if err := unix.IoctlSetTermios(fd, setTermios, &noEcho); err != nil {
 		return nil, err
 	}
-	defer unix.IoctlSetTermios(fd, setTermios, saved)
+	fmt.Fprint(out, prompt)
+
+	// mu keeps a continuation's re-prompt apart from the end of the
+	// prompt, so that the terminal is left as it was. (SIGCONT goes on
+	// continuing the process after signal.Stop: the kernel does that
+	// whatever the handler.)
+	var mu sync.Mutex
+	ended := false
+	conts := make(chan os.Signal, 1)
+	signal.Notify(conts, unix.SIGCONT)
+	go func() {
+		for range conts {
+			mu.Lock()
+			if !ended {
+				unix.IoctlSetTermios(fd, setTermios, &noEcho)
+				fmt.Fprint(out, prompt)
+			}
+			mu.Unlock()
+		}
+	}()
+	defer func() {
+		signal.Stop(conts)
+		close(conts)
+		mu.Lock()
+		ended = true
+		unix.IoctlSetTermios(fd, setTermios, saved)
+		mu.Unlock()
+	}()
 
 	var line []byte
 	var b [1]byte

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -435,6 +437,116 @@ func TestPromptHangUp(t *testing.T) {
 	}()
 	if _, err := promptWithin(t, tty, false); err == nil {
 		t.Error("a passphrase from a terminal that hung up")
+	}
+}
+
+// TestPromptStopContinue stops seal at its passphrase prompt (Ctrl-Z) in
+// an interactive bash on a terminal, and continues it (fg): the shell has
+// the terminal back with the echo on while seal is stopped, and seal asks
+// again with the echo off, so that the passphrase typed after fg, which
+// seals the file, does not show.
+func TestPromptStopContinue(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to run the command under job control")
+	}
+	bin := tool(t)
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	writeFile(t, in, []byte("a message"))
+	master, slave := newPTY(t, 200)
+	tty, err := os.OpenFile(slave, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	// Without line editing bash reads its commands with the terminal's
+	// echo, so the echo that a stopped job leaves shows in the modes.
+	sh := exec.Command(bash, "--norc", "--noprofile", "--noediting", "-i")
+	sh.Stdin, sh.Stdout, sh.Stderr = tty, tty, tty
+	sh.Env = append(os.Environ(), "PS1=$ ", "TERM=dumb")
+	sh.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sh.Process.Kill()
+		sh.Wait()
+	}()
+
+	var mu sync.Mutex
+	var screen []byte
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			mu.Lock()
+			screen = append(screen, buf[:n]...)
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// waitFor waits for the n-th s on the screen.
+	waitFor := func(s string, n int) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			mu.Lock()
+			got := strings.Count(string(screen), s)
+			mu.Unlock()
+			if got >= n {
+				return
+			}
+			if time.Now().After(deadline) {
+				mu.Lock()
+				defer mu.Unlock()
+				t.Fatalf("no %q (%d) on the screen after a minute:\n%q", s, n, screen)
+			}
+		}
+	}
+	echo := func() bool {
+		tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tio.Lflag&unix.ECHO != 0
+	}
+	typeIn := func(s string) {
+		if _, err := master.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	const pass = "stopped words"
+	typeIn(fmt.Sprintf("'%s' seal -in '%s' -out '%s'\r", bin, in, out))
+	waitFor("passphrase: ", 1)
+	typeIn("\x1a")
+	waitFor("Stopped", 1)
+	if !echo() {
+		t.Error("the terminal has no echo while seal is stopped")
+	}
+	typeIn("fg\r")
+	waitFor("passphrase: ", 2)
+	if echo() {
+		t.Error("the terminal echoes at the prompt after fg")
+	}
+	typeIn(pass + "\r")
+	waitFor("passphrase again: ", 1)
+	typeIn(pass + "\r")
+	typeIn("echo status-$?\r")
+	waitFor("status-0", 1)
+	typeIn("exit\r")
+	mu.Lock()
+	s := string(screen)
+	mu.Unlock()
+	if strings.Contains(s, pass) {
+		t.Errorf("the screen shows the passphrase:\n%q", s)
+	}
+	open := execCommand(t, "open", "-in", out, "-out", "-", "-passphrase-env", "PASS")
+	open.Env = append(os.Environ(), "PASS="+pass)
+	if got, err := open.Output(); err != nil || string(got) != "a message" {
+		t.Errorf("open: %q, %v", got, err)
 	}
 }
 
