@@ -10,8 +10,9 @@ import (
 )
 
 // readPassword writes prompt to out and reads a line from the terminal fd
-// with its echo off: on Windows x/term's ReadPassword, which ends at the
-// end of input (the console's Ctrl-Z); the other systems here (Plan 9,
+// with its echo off: on Windows x/term's ReadPassword, which reads the
+// console through an os.File, where a read of no bytes is io.EOF (so it
+// ends there, unlike its Unix reader); the other systems here (Plan 9,
 // WebAssembly) have no terminal, so the prompt never gets this far.
 func readPassword(fd int, out io.Writer, prompt string) ([]byte, error) {
 	fmt.Fprint(out, prompt)
