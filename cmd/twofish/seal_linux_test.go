@@ -423,6 +423,8 @@ func TestPromptHangUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tty.Close()
+	// The reader closes the master itself once the prompt shows: a Close
+	// from another goroutine would wait for its Read to end.
 	go func() {
 		var screen []byte
 		for !bytes.Contains(screen, []byte("passphrase: ")) {
