@@ -157,7 +157,7 @@ func TestImplEnvironment(t *testing.T) {
 	run := func(env string) (ct, rest string) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestImplEnvironment$")
 		cmd.Env = append(os.Environ(), "TWOFISH_TEST_CHILD=1", "TWOFISH_IMPL="+env)
-		out, err := cmd.CombinedOutput()
+		out, err := testenv.CombinedOutput(t, cmd)
 		if testenv.NotExecutable(err) {
 			t.Skipf("cannot re-execute the test binary here (%v); internal/cpu's TestOverride covers the rules", err)
 		}

@@ -119,7 +119,7 @@ func exe(t testing.TB, stdin []byte, env []string, args ...string) execResult {
 	cmd.Env = append(cmd.Env, env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
+	err := testenv.Run(t, cmd)
 	r := execResult{stdout: out.Bytes(), stderr: errOut.Bytes()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()

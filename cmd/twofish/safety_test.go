@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/twofish-go/twofish/internal/testenv"
 )
 
 // TestOverwrite checks that an existing output is kept without -f and
@@ -114,7 +116,7 @@ func TestSameFile(t *testing.T) {
 	cmd := execCommand(t, "enc", "-mode", "ctr", "-key", key128, "-iv", iv128)
 	var stderr bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, &stderr
-	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "standard output is the input file") {
+	if err := testenv.Run(t, cmd); err == nil || !strings.Contains(stderr.String(), "standard output is the input file") {
 		t.Errorf("enc <in >>in: %v, stderr %q", err, stderr.String())
 	}
 	if !bytes.Equal(readFile(t, in), pt) {
@@ -385,7 +387,7 @@ func TestStdoutIsSecretFile(t *testing.T) {
 		}
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = stdout, &stderr
-		err = cmd.Run()
+		err = testenv.Run(t, cmd)
 		stdout.Close()
 		if err == nil || !strings.Contains(stderr.String(), "standard output is the -key-file") {
 			t.Errorf("twofish %q >>key: %v, stderr %q", args, err, stderr.String())
@@ -466,7 +468,7 @@ func TestOutputNamesStdout(t *testing.T) {
 		cmd := execCommand(t, append(args, "-out", "/dev/stdout", f)...)
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = stdout, &stderr
-		err = cmd.Run()
+		err = testenv.Run(t, cmd)
 		stdout.Close()
 		if err != nil {
 			t.Fatalf("twofish %q -out /dev/stdout %s >>out: %v, stderr %q", args, f, err, stderr.String())
@@ -503,7 +505,7 @@ func TestOutputNamesDescriptor(t *testing.T) {
 		}
 		cmd := execCommand(t, args...)
 		cmd.Stderr = stderr
-		err = cmd.Run()
+		err = testenv.Run(t, cmd)
 		stderr.Close()
 		if err == nil || !strings.Contains(string(readFile(t, log)), link+" stands for an open file descriptor") {
 			t.Errorf("twofish %q 2>log: %v, stderr %q", args, err, readFile(t, log))

@@ -289,7 +289,7 @@ func TestCheckCompiledReports(t *testing.T) {
 	testenv.MustHaveExec(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCheckCompiledReports$", "-test.v")
 	cmd.Env = append(os.Environ(), "ASMSCAN_TEST_CHECK_COMPILED_CHILD=1")
-	out, err := cmd.CombinedOutput()
+	out, err := testenv.CombinedOutput(t, cmd)
 	if testenv.NotExecutable(err) {
 		t.Skipf("cannot re-execute the test binary here (%v)", err)
 	}

@@ -212,7 +212,7 @@ func TestHostGODEBUG(t *testing.T) {
 	testenv.MustHaveExec(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHostGODEBUG$", "-test.v")
 	cmd.Env = append(os.Environ(), "TWOFISH_TEST_GODEBUG_CHILD=1", "GODEBUG=cpu.all=off")
-	out, err := cmd.CombinedOutput()
+	out, err := testenv.CombinedOutput(t, cmd)
 	if testenv.NotExecutable(err) {
 		t.Skipf("cannot re-execute the test binary here (%v); TestGODEBUG covers the rules", err)
 	}

@@ -31,7 +31,7 @@ func runGen(t *testing.T, src, dst string) (string, bool) {
 	testenv.MustHaveExec(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$", "-src", src, "-dst", dst)
 	cmd.Env = append(os.Environ(), "KAT_GEN_TEST_CHILD=1")
-	out, err := cmd.CombinedOutput()
+	out, err := testenv.CombinedOutput(t, cmd)
 	if testenv.NotExecutable(err) {
 		t.Skipf("cannot re-execute the test binary here (%v)", err)
 	}
