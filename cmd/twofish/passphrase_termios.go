@@ -36,23 +36,21 @@ func readPassword(fd int, out io.Writer, prompt string) ([]byte, error) {
 	noEcho := *saved
 	noEcho.Lflag = noEcho.Lflag&^unix.ECHO | unix.ICANON | unix.ISIG
 	noEcho.Iflag |= unix.ICRNL
-	if err := unix.IoctlSetTermios(fd, setTermios, &noEcho); err != nil {
-		return nil, err
-	}
-	fmt.Fprint(out, prompt)
 
-	// mu keeps a continuation's re-prompt apart from the end of the
-	// prompt, so that the terminal is left as it was. (SIGCONT goes on
-	// continuing the process after signal.Stop: the kernel does that
-	// whatever the handler.)
+	// The watch for SIGCONT starts before the prompt shows, so that a
+	// stop at any time after it is seen gets the prompt again. mu keeps
+	// that apart from the prompt's first showing and from its end, so
+	// that the terminal is left as it was. (SIGCONT goes on continuing
+	// the process after signal.Stop: the kernel does that whatever the
+	// handler.)
 	var mu sync.Mutex
-	ended := false
+	shown, ended := false, false
 	conts := make(chan os.Signal, 1)
 	signal.Notify(conts, unix.SIGCONT)
 	go func() {
 		for range conts {
 			mu.Lock()
-			if !ended {
+			if shown && !ended {
 				unix.IoctlSetTermios(fd, setTermios, &noEcho)
 				fmt.Fprint(out, prompt)
 			}
@@ -67,6 +65,16 @@ func readPassword(fd int, out io.Writer, prompt string) ([]byte, error) {
 		unix.IoctlSetTermios(fd, setTermios, saved)
 		mu.Unlock()
 	}()
+	mu.Lock()
+	err = unix.IoctlSetTermios(fd, setTermios, &noEcho)
+	if err == nil {
+		fmt.Fprint(out, prompt)
+		shown = true
+	}
+	mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 
 	var line []byte
 	var b [1]byte
