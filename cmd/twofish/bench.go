@@ -129,10 +129,14 @@ type measurement struct {
 	loops int     // calls of the operation per timing
 }
 
-// benchClock times every measurement of bench: timeLoops, or in the tests
-// a model clock, so that what they check of a table does not depend on the
+// benchClock times every measurement of bench, and benchMHz measures the
+// clock beside them: timeLoops and cpuclock.MHz, or in the tests a model of
+// each, so that what they check of a table does not depend on the
 // machine's speed or load.
-var benchClock timer = timeLoops
+var (
+	benchClock timer = timeLoops
+	benchMHz         = cpuclock.MHz
+)
 
 // measureRow returns what op costs in nanoseconds per byte on buffers of up
 // to len(buf) bytes, the median of slopeFits fits in about d, and the clock
@@ -146,10 +150,10 @@ func measureRow(op func(buf []byte), buf []byte, d time.Duration) measurement {
 	defer runtime.UnlockOSThread()
 	s := newSlope(op, buf, d, benchClock)
 	fits := make([]float64, slopeFits)
-	clocks := []float64{cpuclock.MHz()}
+	clocks := []float64{benchMHz()}
 	for i := range fits {
 		fits[i] = s.fit()
-		clocks = append(clocks, cpuclock.MHz())
+		clocks = append(clocks, benchMHz())
 	}
 	return measurement{median(fits), median(clocks), s.loops}
 }
@@ -161,12 +165,12 @@ func measureRow(op func(buf []byte), buf []byte, d time.Duration) measurement {
 func measureCall(op func(buf []byte), buf []byte, d time.Duration) measurement {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	loops := calibrate(op, buf, d/slopeFits, benchClock)
+	loops := calibrate(op, buf, d/time.Duration(slopeFits), benchClock)
 	times := make([]float64, slopeFits)
-	clocks := []float64{cpuclock.MHz()}
+	clocks := []float64{benchMHz()}
 	for i := range times {
 		times[i] = float64(benchClock(op, buf, loops)) / float64(loops) / float64(len(buf))
-		clocks = append(clocks, cpuclock.MHz())
+		clocks = append(clocks, benchMHz())
 	}
 	return measurement{median(times), median(clocks), loops}
 }

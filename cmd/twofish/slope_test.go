@@ -81,7 +81,7 @@ func TestSlopeLoops(t *testing.T) {
 			total += n
 		}
 		budget := 300 * time.Millisecond
-		want := float64(budget) * float64(size) / (slopeFits * slopeReps * float64(total))
+		want := float64(budget) * float64(size) / (float64(slopeFits*slopeReps) * float64(total))
 		if got := newSlope(nop, make([]byte, size), budget, model).loops; math.Abs(float64(got)-want) > want/100 {
 			t.Errorf("-size %d: %d calls a timing, want %.0f", size, got, want)
 		}
