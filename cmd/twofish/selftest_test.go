@@ -66,12 +66,13 @@ func TestSelftest(t *testing.T) {
 // their long runs), and that the differential test takes every whole number
 // of blocks up to twice the widest kernel of any implementation.
 //
-// With -short, ct's subtest skips where its kernels are generic-ct's, as on
-// every architecture without constant-time assembly: its Monte Carlo
-// records through the 16-block kernel, a block a call, take 6 s of the 6.4
-// this test takes on Zen 5 with -tags purego, and this test took 374 s of
-// the command's 650 in the 386 guest of .ci/run (qemu-system-x86_64); the
-// package's tests check generic-ct there.
+// With -short, which CI's emulated runs take, ct's subtest skips: its
+// kernels are wide (generic-ct's 16 blocks on every architecture without
+// constant-time assembly, arm64-neon's 16), and its Monte Carlo records go
+// through them a block a call, which took 374 s of the command's 650 s of
+// tests in the 386 guest of .ci/run (qemu-system-x86_64, generic-ct) and 33
+// s of 139 under qemu-aarch64 (arm64-neon). The library's tests check those
+// kernels there, and the runs without -short this subtest.
 func TestSelftestOne(t *testing.T) {
 	status, stdout, _ := runTool(t, "selftest", "-impl", "generic", "-seed", "42")
 	if status != exitOK || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, "against golang.org/x/crypto/twofish") {
@@ -85,7 +86,7 @@ func TestSelftestOne(t *testing.T) {
 				t.Fatal(err)
 			}
 			if impl == "ct" && testing.Short() {
-				t.Skipf("-short: selftest -impl ct runs each Monte Carlo step as one call of its kernel's whole width (%s), which takes minutes in the emulators that -short runs in (arm64-neon under qemu-aarch64: 33 s); the library's tests check that kernel, and the runs without -short this selftest", c.Implementation())
+				t.Skipf("-short: ct's Monte Carlo records go through its wide kernel (%s) a block a call, minutes emulated; the library's tests check it", c.Implementation())
 			}
 			stdout := generic
 			if impl != "generic" {
