@@ -66,13 +66,14 @@ func TestSelftest(t *testing.T) {
 // their long runs), and that the differential test takes every whole number
 // of blocks up to twice the widest kernel of any implementation.
 //
-// With -short, which CI's emulated runs take, ct's subtest skips: its
-// kernels are wide (generic-ct's 16 blocks on every architecture without
-// constant-time assembly, arm64-neon's 16), and its Monte Carlo records go
-// through them a block a call, which took 374 s of the command's 650 s of
-// tests in the 386 guest of .ci/run (qemu-system-x86_64, generic-ct) and 33
-// s of 139 under qemu-aarch64 (arm64-neon). The library's tests check those
-// kernels there, and the runs without -short this subtest.
+// With -short, which CI's emulated runs take (and its race and Go 1.24
+// runs), ct's subtest skips: its kernels are wide (generic-ct's 16 blocks
+// on every architecture without constant-time assembly, arm64-neon's 16),
+// and its Monte Carlo records go through them a block a call, which took
+// 374 s of the command's 650 s of tests in the 386 guest of .ci/run
+// (qemu-system-x86_64, generic-ct) and 33 s of 139 under qemu-aarch64
+// (arm64-neon). The library's tests check those kernels there, and the
+// runs without -short (exhaustive and purego) this subtest.
 func TestSelftestOne(t *testing.T) {
 	status, stdout, _ := runTool(t, "selftest", "-impl", "generic", "-seed", "42")
 	if status != exitOK || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, "against golang.org/x/crypto/twofish") {
