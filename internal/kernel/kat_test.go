@@ -117,9 +117,12 @@ func exhaustive() bool { return os.Getenv("TWOFISH_TEST_EXHAUSTIVE") == "1" }
 func TestMonteCarlo(t *testing.T) {
 	for _, file := range kat.MonteCarloFiles {
 		t.Run(file[:len(file)-len(".TXT")], func(t *testing.T) {
+			// The files and the kernels side by side on every core: a wide
+			// kernel does its width in blocks per step, and generic-ct's
+			// bitsliced groups take most of a minute for each file's 1,200
+			// records (TWOFISH_TEST_EXHAUSTIVE=1, Zen 5).
+			t.Parallel()
 			forEachKernel(t, func(t *testing.T, k *Kernel) {
-				// A wide kernel does its width in blocks per step, so the
-				// kernels run side by side on every core.
 				t.Parallel()
 				testMonteCarlo(t, file, k)
 			})
