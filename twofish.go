@@ -8,7 +8,7 @@ import (
 )
 
 // BlockSize is the Twofish block size in bytes.
-const BlockSize = kernel.BlockSize
+const BlockSize = 16
 
 // KeySizeError is returned by NewCipher for a key that is not 16, 24 or 32
 // bytes long. Its text is that of golang.org/x/crypto/twofish.
