@@ -88,7 +88,7 @@ func TestNamesInDocsAndCI(t *testing.T) {
 	for _, line := range strings.Split(string(ci), "\n") {
 		for _, m := range regexp.MustCompile(`TWOFISH_TEST_REQUIRE=(\S+)`).FindAllStringSubmatch(line, -1) {
 			where := "native"
-			if g := regexp.MustCompile(`GOARCH=(\w+)`).FindStringSubmatch(line); g != nil {
+			if g := regexp.MustCompile(`GOARCH=\$?(\w+)`).FindStringSubmatch(line); g != nil {
 				where = g[1]
 			} else if strings.Contains(line, "go test -tags purego") {
 				where = "purego"
