@@ -25,6 +25,9 @@ type output struct {
 	tmp   *os.File // the temporary file, nil when writing in place
 	force bool
 	file  *os.File // a device or pipe opened in place, to close
+	// later is set while the temporary file waits for start
+	// (prepareOutput); w is nil until then.
+	later bool
 }
 
 // createOutput prepares to write the file name ("-" for stdout). A
@@ -75,12 +78,43 @@ func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*o
 			return nil, fmt.Errorf("-out %s exists (a symbolic link to nothing); -f replaces it", name)
 		}
 	}
-	dir, base := filepath.Dir(name), filepath.Base(name)
+	o := &output{name: name, force: force, later: true}
+	if err := o.start(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// prepareOutput is createOutput for an output that is made only once the
+// work is known to succeed so far: the checks, and a trial of the
+// temporary file, which is removed again and made for good by start. open
+// starts its output only after the key that Argon2id derives authenticates
+// the header: a header within the ceilings may still ask for more memory
+// than the process is allowed, and a process that the runtime or the kernel
+// stops for want of memory removes no temporary file.
+func prepareOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*output, error) {
+	o, err := createOutput(name, in, force, stdout)
+	if err != nil || o.tmp == nil {
+		return o, err
+	}
+	o.abort()
+	o.w, o.later = nil, true
+	return o, nil
+}
+
+// start makes the temporary file of an output that waits for it, and does
+// nothing for any other.
+func (o *output) start() error {
+	if !o.later {
+		return nil
+	}
+	dir, base := filepath.Dir(o.name), filepath.Base(o.name)
 	tmp, err := os.CreateTemp(dir, tempPattern(base, ".tmp"))
 	if err != nil {
-		return nil, fmt.Errorf("-out %s: cannot create a file in %s: %v", name, dir, unwrapPath(err))
+		return fmt.Errorf("-out %s: cannot create a file in %s: %v", o.name, dir, unwrapPath(err))
 	}
-	return &output{w: namedWriter{tmp, name}, name: name, tmp: tmp, force: force}, nil
+	o.w, o.tmp, o.later = namedWriter{tmp, o.name}, tmp, false
+	return nil
 }
 
 // isStdout reports whether fi is the file that stdout, if it is an
@@ -204,9 +238,13 @@ func unwrapPath(err error) error {
 }
 
 // commit makes the output final: it flushes the temporary file to disk and
-// gives it its name. Without force it does not replace a file that has
-// appeared there meanwhile.
+// gives it its name (an output that was never started gets an empty one).
+// Without force it does not replace a file that has appeared there
+// meanwhile.
 func (o *output) commit() error {
+	if err := o.start(); err != nil {
+		return err
+	}
 	if o.tmp == nil {
 		if f := o.file; f != nil {
 			o.file = nil
@@ -304,7 +342,16 @@ func newCleanup(stderr io.Writer, name string) *cleanup {
 // create prepares the output name as createOutput does and puts it under
 // the cleanup's watch.
 func (c *cleanup) create(name string, in os.FileInfo, force bool, stdout io.Writer) (*output, error) {
-	o, err := createOutput(name, in, force, stdout)
+	return c.watch(createOutput(name, in, force, stdout))
+}
+
+// prepare is create for prepareOutput; c.do(o.start) makes its file.
+func (c *cleanup) prepare(name string, in os.FileInfo, force bool, stdout io.Writer) (*output, error) {
+	return c.watch(prepareOutput(name, in, force, stdout))
+}
+
+// watch puts o under the cleanup's watch, unless err.
+func (c *cleanup) watch(o *output, err error) (*output, error) {
 	if err != nil {
 		return nil, err
 	}

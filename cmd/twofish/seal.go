@@ -349,25 +349,31 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	// The output, too, is refused before the secret is read.
+	// The output, too, is refused before the secret is read; open makes
+	// its file only once the header authenticates (prepareOutput).
 	clean := newCleanup(stderr, name)
 	defer clean.stop()
-	out, err := clean.create(cfg.out, inInfo, cfg.force, stdout)
+	create := clean.create
+	if cfg.open {
+		create = clean.prepare
+	}
+	out, err := create(cfg.out, inInfo, cfg.force, stdout)
 	if err != nil {
 		return err
 	}
 	if !cfg.open && isTerminal(out.w) {
 		return usagef("will not write a sealed file to a terminal; use -out FILE or a redirection")
 	}
-	if err := sealStream(cfg, h, in, out.w, total, stderr); err != nil {
+	if err := sealStream(cfg, h, in, out, clean, total, stderr); err != nil {
 		return err
 	}
 	return clean.do(out.commit)
 }
 
 // sealStream derives the file key from the secret that cfg names and seals
-// or opens in, after the header, to w.
-func sealStream(cfg *sealConfig, h *sealHeader, in io.Reader, w io.Writer, total int64, stderr io.Writer) error {
+// or opens in, after the header, to out, which it starts when the key is
+// known to be right.
+func sealStream(cfg *sealConfig, h *sealHeader, in io.Reader, out *output, clean *cleanup, total int64, stderr io.Writer) error {
 	secret, isKey, err := cfg.secret(stderr)
 	if err != nil {
 		return err
@@ -393,6 +399,10 @@ func sealStream(cfg *sealConfig, h *sealHeader, in io.Reader, w io.Writer, total
 		// Argon2id's memory is garbage now; give it back before the stream.
 		debug.FreeOSMemory()
 	}
+	if err := clean.do(out.start); err != nil {
+		return err
+	}
+	w := out.w
 	p := startProgress(stderr, total)
 	if cfg.open {
 		err = openChunks(a, h, in, w, p.add)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -642,5 +643,70 @@ func TestPromptInterruptRestoresEcho(t *testing.T) {
 	}
 	if names := dirNames(t, dir); len(names) != 1 {
 		t.Errorf("files left besides the input: %q", names)
+	}
+}
+
+// TestOpenMakesNoFileBeforeTheKey checks that open makes its output file
+// only once the key authenticates the header: while it waits for the
+// passphrase, read here from a named pipe, nothing of the output's is in
+// its directory, so that a process stopped for want of memory in Argon2id
+// (which a header within the ceilings can ask for, and which leaves a
+// temporary file where one was made) leaves nothing. Then a wrong
+// passphrase leaves nothing, and the right one the message.
+func TestOpenMakesNoFileBeforeTheKey(t *testing.T) {
+	dir, msg, _, pass := sealSetup(t, 3*sealChunk)
+	sealFile(t, dir, msg, "sealed", append(fastArgon, "-passphrase-file", pass)...)
+	for _, secret := range []string{"wrong\n", string(readFile(t, pass))} {
+		outDir := t.TempDir()
+		fifo, out := filepath.Join(t.TempDir(), "fifo"), filepath.Join(outDir, "msg")
+		if err := unix.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"open", "-in", filepath.Join(dir, "sealed"), "-out", out, "-passphrase-file", fifo}
+		done := make(chan execResult, 1)
+		go func() {
+			status, stdout, stderr := runTool(t, args...)
+			done <- execResult{code: status, stdout: []byte(stdout), stderr: []byte(stderr)}
+		}()
+		// A writer's non-blocking open fails (ENXIO) until open has the
+		// pipe open to read the passphrase.
+		var w *os.File
+		for w == nil {
+			select {
+			case r := <-done:
+				t.Fatalf("twofish %q ended before it read the passphrase: status %d: %s", args, r.code, r.stderr)
+			default:
+			}
+			f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+			switch {
+			case err == nil:
+				w = f
+			case errors.Is(err, syscall.ENXIO):
+				time.Sleep(time.Millisecond)
+			default:
+				t.Fatal(err)
+			}
+		}
+		if names := dirNames(t, outDir); len(names) != 0 {
+			t.Errorf("twofish %q: files in the output's directory before the passphrase: %q", args, names)
+		}
+		if _, err := io.WriteString(w, secret); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		r := <-done
+		if secret == "wrong\n" {
+			checkOneLineError(t, r, exitFailure, "wrong passphrase", args)
+			if names := dirNames(t, outDir); len(names) != 0 {
+				t.Errorf("twofish %q with a wrong passphrase left %q", args, names)
+			}
+			continue
+		}
+		if r.code != exitOK {
+			t.Fatalf("twofish %q: status %d: %s", args, r.code, r.stderr)
+		}
+		if !bytes.Equal(readFile(t, out), readFile(t, msg)) {
+			t.Errorf("twofish %q: the output is not the message", args)
+		}
 	}
 }
