@@ -210,6 +210,48 @@ func TestRunChunksWriteFails(t *testing.T) {
 	}
 }
 
+// TestRunChunksBugs checks that a bug (a panic) in processing a chunk, or
+// in writing, ends runChunks with an internal error, as main's recover
+// ends the rest of the command, rather than stopping the process from
+// another goroutine with the temporary file left: the chunks before a
+// panicking one are written, nothing after it, and after the writer
+// panics the reader stops within the jobs in flight.
+func TestRunChunksBugs(t *testing.T) {
+	const size = 1000
+	_, per, _ := chunkPlan(2, size, size+tagLen)
+	msg := randomBytes(rng(t), 3*per*size+10)
+	for _, bad := range []int{0, per - 1, per + 1, 3 * per} {
+		var out bytes.Buffer
+		err := runChunks(bytes.NewReader(msg), &out, size, size+tagLen, nil, func(i uint32, last bool, in []byte) ([]byte, error) {
+			if int(i) == bad {
+				panic("the chunk broke")
+			}
+			return tagChunk(i, last, in)
+		}, false)
+		if err == nil || err.Error() != "internal error: the chunk broke" {
+			t.Errorf("chunk %d panics: runChunks returned %v", bad, err)
+		}
+		if want := tagged(msg, size)[:bad*(size+tagLen)]; !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("chunk %d panics: wrote %d bytes, want the %d before it", bad, out.Len(), len(want))
+		}
+	}
+
+	const total = 256 << 20
+	slot, per, workers := chunkPlan(runtime.GOMAXPROCS(0), size, size+tagLen)
+	in := &countingReader{r: io.LimitReader(zeros{}, total)}
+	w := &brokenWriter{fail: 2, panics: true}
+	err := runChunks(in, w, size, size+tagLen, nil, tagChunk, false)
+	if err == nil || err.Error() != "internal error: the writer broke" {
+		t.Errorf("the writer panics: runChunks returned %v", err)
+	}
+	if w.Len() > per*slot {
+		t.Errorf("the writer panics: %d bytes written, more than the job before it", w.Len())
+	}
+	if limit := (2*workers + 4) * per * size; in.n > limit {
+		t.Errorf("the writer panics: read %d bytes after it, more than %d", in.n, limit)
+	}
+}
+
 // TestRunChunksReadFails checks that a read error ends runChunks with it,
 // after the output of every chunk that a byte followed, and so was not
 // the message's last, as before jobs: for open, the chunks that

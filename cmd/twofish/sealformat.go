@@ -388,23 +388,44 @@ func runChunks(r io.Reader, w io.Writer, inSize, outSize int, progress func(int)
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				for k, n := range j.lens {
-					out, err := process(j.first+uint32(k), j.last && k == len(j.lens)-1, j.buf[k*slot:k*slot+n:(k+1)*slot])
-					if err != nil {
-						j.err = err
-						break
+				func() {
+					defer close(j.done)
+					defer func() {
+						if p := recover(); p != nil {
+							j.err = fmt.Errorf("internal error: %v", p)
+						}
+					}()
+					for k, n := range j.lens {
+						out, err := process(j.first+uint32(k), j.last && k == len(j.lens)-1, j.buf[k*slot:k*slot+n:(k+1)*slot])
+						if err != nil {
+							j.err = err
+							break
+						}
+						j.outs = append(j.outs, out)
 					}
-					j.outs = append(j.outs, out)
-				}
-				close(j.done)
+				}()
 			}
 		}()
 	}
 
+	// A bug (a panic) in a worker or the writer ends the stream with an
+	// internal error, as main's recover ends the rest of the command, and
+	// the output is removed: a panic in another goroutine would stop the
+	// process and leave the temporary file.
 	var werr error
 	wdone := make(chan struct{})
 	go func() {
 		defer close(wdone)
+		defer func() {
+			if p := recover(); p != nil {
+				werr = fmt.Errorf("internal error: %v", p)
+				failed.Store(true)
+				for j := range order { // let the reader and the workers finish
+					<-j.done
+					jobs.free <- j
+				}
+			}
+		}()
 		for j := range order {
 			<-j.done
 			if werr == nil {
