@@ -349,6 +349,14 @@ func sealFiles(cfg *sealConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// Argon2id's memory is one allocation, which the runtime does not
+	// fail gracefully: memory the process cannot have is refused here.
+	switch {
+	case cfg.open && h.kdf == kdfArgon2id && !canMap(argon2Footprint(h.memory)):
+		return fmt.Errorf("the file's header: Argon2id asks for %s of memory, more than this process can have (see ulimit -v and -d)", formatKiB(uint64(h.memory)))
+	case !cfg.open && cfg.keyFile == "" && !canMap(argon2Footprint(cfg.argonMem)):
+		return fmt.Errorf("-argon2-memory %d: more memory than this process can have (see ulimit -v and -d)", cfg.argonMem>>10)
+	}
 	// The output, too, is refused before the secret is read; open makes
 	// its file only once the header authenticates (prepareOutput).
 	clean := newCleanup(stderr, name)

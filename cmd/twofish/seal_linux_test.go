@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -708,5 +709,60 @@ func TestOpenMakesNoFileBeforeTheKey(t *testing.T) {
 		if !bytes.Equal(readFile(t, out), readFile(t, msg)) {
 			t.Errorf("twofish %q: the output is not the message", args)
 		}
+	}
+}
+
+// TestArgon2MemoryOverLimit checks that seal and open refuse Argon2id
+// memory that the process cannot have, here under ulimit -v, with a
+// one-line error before the secret is read (the passphrase file does not
+// exist), where the runtime would stop the process ("fatal error: out of
+// memory", status 2); and that the same limit leaves the tests' Argon2id
+// alone.
+func TestArgon2MemoryOverLimit(t *testing.T) {
+	if os.Getenv("TWOFISH_TEST_TOOL") != "" || buildRace || strconv.IntSize == 32 {
+		t.Skip("the limit is sized for the 64-bit command run natively, without the race detector's shadow memory")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to set the limit with")
+	}
+	dir, msg, _, pass := sealSetup(t, 100)
+	sealFile(t, dir, msg, "sealed", append(fastArgon, "-passphrase-file", pass)...)
+	big := readFile(t, filepath.Join(dir, "sealed"))
+	binary.BigEndian.PutUint32(big[12:16], 1)       // one pass
+	binary.BigEndian.PutUint32(big[16:20], 2048<<10) // over 2 GiB, the ceiling
+	writeFile(t, filepath.Join(dir, "big"), big)
+	out, missing := filepath.Join(dir, "out"), filepath.Join(dir, "missing")
+	// About 1.4 GiB: room for the Go runtime's reservations (1.2 GiB of
+	// address space for a process of Go 1.26 on linux/amd64), not for
+	// 2 GiB more.
+	limited := func(args ...string) execResult {
+		cmd := exec.Command(sh, append([]string{"-c", `ulimit -v 1500000 && exec "$0" "$@"`, tool(t)}, args...)...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			if _, ok := err.(*exec.ExitError); !ok {
+				t.Fatal(err)
+			}
+		}
+		return execResult{code: cmd.ProcessState.ExitCode(), stdout: stdout.Bytes(), stderr: stderr.Bytes()}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"open", "-in", filepath.Join(dir, "big"), "-out", out, "-passphrase-file", missing},
+			"the file's header: Argon2id asks for 2.0 GiB of memory, more than this process can have"},
+		{[]string{"seal", "-in", msg, "-out", out, "-passphrase-file", missing, "-argon2-memory", "2048", "-argon2-time", "1"},
+			"-argon2-memory 2048: more memory than this process can have"},
+	} {
+		checkOneLineError(t, limited(tc.args...), exitFailure, tc.want, tc.args)
+		if names := dirNames(t, dir); len(names) != 5 {
+			t.Errorf("twofish %q: files in the directory: %q", tc.args, names)
+		}
+	}
+	args := []string{"open", "-in", filepath.Join(dir, "sealed"), "-out", out, "-passphrase-file", pass}
+	if r := limited(args...); r.code != exitOK || !bytes.Equal(readFile(t, out), readFile(t, msg)) {
+		t.Errorf("twofish %q under the limit: status %d: %s", args, r.code, r.stderr)
 	}
 }

@@ -153,6 +153,11 @@ func argon2MemoryLimit() string {
 	return "the format's limit"
 }
 
+// argon2Footprint is the memory, in bytes, that Argon2id over m KiB asks
+// of the system: its blocks and 64 MiB for the runtime to map them with
+// (its heap grows by 64 MiB arenas on 64-bit Linux).
+func argon2Footprint(m uint32) uint64 { return uint64(m)<<10 + 64<<20 }
+
 // argon2Limits are the most Argon2id work that open derives a key with. A
 // sealed file is untrusted input, and its header is authenticated only by
 // the key that Argon2id derives from it, so the costs the header asks for
