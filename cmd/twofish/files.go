@@ -90,8 +90,9 @@ func createOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*o
 // temporary file, which is removed again and made for good by start. open
 // starts its output only after the key that Argon2id derives authenticates
 // the header: a header within the ceilings may still ask for more memory
-// than the process is allowed, and a process that the runtime or the kernel
-// stops for want of memory removes no temporary file.
+// than the system gives, and a process that the kernel kills for want of
+// memory (under a cgroup's limit, which canMap does not see) removes no
+// temporary file.
 func prepareOutput(name string, in os.FileInfo, force bool, stdout io.Writer) (*output, error) {
 	o, err := createOutput(name, in, force, stdout)
 	if err != nil || o.tmp == nil {
