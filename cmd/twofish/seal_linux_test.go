@@ -729,8 +729,8 @@ func TestArgon2MemoryOverLimit(t *testing.T) {
 	dir, msg, _, pass := sealSetup(t, 100)
 	sealFile(t, dir, msg, "sealed", append(fastArgon, "-passphrase-file", pass)...)
 	big := readFile(t, filepath.Join(dir, "sealed"))
-	binary.BigEndian.PutUint32(big[12:16], 1)       // one pass
-	binary.BigEndian.PutUint32(big[16:20], 2048<<10) // over 2 GiB, the ceiling
+	binary.BigEndian.PutUint32(big[12:16], 1)        // one pass
+	binary.BigEndian.PutUint32(big[16:20], 2048<<10) // 2 GiB, the ceiling
 	writeFile(t, filepath.Join(dir, "big"), big)
 	out, missing := filepath.Join(dir, "out"), filepath.Join(dir, "missing")
 	// About 1.4 GiB: room for the Go runtime's reservations (1.2 GiB of
