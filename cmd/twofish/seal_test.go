@@ -912,10 +912,12 @@ func TestSealOutputOwnerOnly(t *testing.T) {
 }
 
 // TestSealRefusesBeforeSecret checks that what can be refused without the
-// secret is refused before the secret is read: an existing output, and
-// for open the wrong kind of secret, so that no passphrase is typed and no
-// Argon2id paid for nothing. A secret file that does not exist tells which
-// came first. A secret that fails after the output was made leaves none.
+// secret is refused before the secret is read: an existing output, or one
+// that cannot be made (open tries its temporary file before the secret and
+// makes it for good after), and for open the wrong kind of secret, so that
+// no passphrase is typed and no Argon2id paid for nothing. A secret file
+// that does not exist tells which came first. A secret that fails after
+// the output was made leaves none.
 func TestSealRefusesBeforeSecret(t *testing.T) {
 	dir, msg, key, pass := sealSetup(t, 100)
 	sealFile(t, dir, msg, "p", append(fastArgon, "-passphrase-file", pass)...)
@@ -934,6 +936,7 @@ func TestSealRefusesBeforeSecret(t *testing.T) {
 		{[]string{"seal", "-in", msg, "-out", exists, "-passphrase-file", missing}, "-out " + exists + " exists"},
 		{[]string{"seal", "-in", msg, "-out", exists, "-key-file", missing}, "-out " + exists + " exists"},
 		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", exists, "-key-file", missing}, "-out " + exists + " exists"},
+		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", filepath.Join(dir, "nosuch", "out"), "-key-file", missing}, "cannot create a file in " + filepath.Join(dir, "nosuch")},
 		{[]string{"open", "-in", filepath.Join(dir, "p"), "-out", filepath.Join(dir, "new"), "-key-file", missing}, "sealed with a passphrase, not a key file"},
 		{[]string{"open", "-in", filepath.Join(dir, "k"), "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "sealed with a key file"},
 		{[]string{"seal", "-in", msg, "-out", filepath.Join(dir, "new"), "-passphrase-file", missing}, "-passphrase-file " + missing},
