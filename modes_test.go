@@ -102,7 +102,7 @@ func modeLength(n int) bool {
 // with the same key: messages of every length up to 1000 bytes (in
 // exhaustive runs; see modeLength) and a few large ones, the same messages
 // split into three calls at random points (state carries over), unaligned
-// and in place, and, up to a few blocks past a page, through the
+// and in place, and, up to 4 KiB and a block, through the
 // one-block-at-a-time path for the implementation's block behind a type
 // that is not a *Cipher.
 func TestModesAgainstCryptoCipher(t *testing.T) {
