@@ -1,18 +1,23 @@
 #!/bin/bash
-# run-in-bochs.sh: run a static linux/amd64 executable inside Bochs, whose
-# cpu model tigerlake has AVX-512 F/BW/VL/VBMI, and exit with its status.
+# run-in-bochs.sh: run static linux/amd64 executables, one after another in
+# one boot, inside Bochs, whose cpu model tigerlake has AVX-512
+# F/BW/VL/VBMI, and exit with the first non-zero status among them.
 #
-# usage: run-in-bochs.sh -k KERNEL -i INIT [-e KEY=VAL]... [-d DIR] [-t SECS] [-K] BINARY [ARGS...]
+# usage: run-in-bochs.sh -k KERNEL -i INIT [-t SECS] [-K] PROGRAM [--- PROGRAM]...
+#   where PROGRAM is [-e KEY=VAL]... [-d DIR] BINARY [ARGS...]
 #   -k KERNEL    the guest kernel (a bzImage, e.g. Debian's vmlinuz)
 #   -i INIT      the static init program (testdata/guest/init, built)
-#   -e KEY=VAL   environment variable for the binary (repeatable)
-#   -d DIR       copy DIR into the guest as the binary's working directory
 #   -t SECONDS   wall-clock limit for the whole emulation (default 900)
 #   -K           keep the work directory (its name goes to stderr)
+#   -e KEY=VAL   environment variable for the binary (repeatable)
+#   -d DIR       copy DIR into the guest as the binary's working directory
 # env: BOCHS_CPU (default tigerlake), BOCHS_MEGS (guest RAM, default 512),
 #      BOCHS_WORKROOT (where work directories go, default $TMPDIR or /tmp)
-# Output: the binary's stdout and stderr on stdout; the exit status is the
-# binary's, or 125 if the harness could not get one (boot failure, timeout).
+# Output: each binary's stdout and stderr on stdout, in turn; the exit status
+# is the first non-zero one of the binaries', or 125 if the harness could
+# not get one of them (boot failure, timeout), or 0. A boot takes about a
+# minute of Bochs (BIOS, GRUB, the kernel's decompression), so the
+# programs share one.
 #
 # Adapted from the shared tools/bochs-avx512 harness; its REPORT.md explains
 # the kernel command line (Bochs 2.7's XSAVE and Tiger Lake quirks) and the
@@ -23,23 +28,20 @@ CPU=${BOCHS_CPU:-tigerlake}
 MEGS=${BOCHS_MEGS:-512}
 TIMEOUT=900
 KEEP=0
-KERNEL= INIT= DIR=
-ENVS=()
-usage() { sed -n '2,17p' "$0" >&2; exit 125; }
-while getopts "k:i:e:d:t:K" o; do
-  case $o in
-    k) KERNEL=$OPTARG;;
-    i) INIT=$OPTARG;;
-    e) ENVS+=("$OPTARG");;
-    d) DIR=$OPTARG;;
-    t) TIMEOUT=$OPTARG;;
-    K) KEEP=1;;
-    *) usage;;
+KERNEL= INIT=
+usage() { sed -n '2,20p' "$0" >&2; exit 125; }
+# The options up to the first PROGRAM's (not getopts, which would take a
+# PROGRAM's -e and -d for its own).
+while [ $# -gt 0 ]; do
+  case $1 in
+    -k) [ $# -ge 2 ] || usage; KERNEL=$2; shift 2;;
+    -i) [ $# -ge 2 ] || usage; INIT=$2; shift 2;;
+    -t) [ $# -ge 2 ] || usage; TIMEOUT=$2; shift 2;;
+    -K) KEEP=1; shift;;
+    *) break;;
   esac
 done
-shift $((OPTIND-1))
 [ $# -ge 1 ] && [ -n "$KERNEL" ] && [ -n "$INIT" ] || usage
-BIN=$1; shift
 
 W=$(mktemp -d "${BOCHS_WORKROOT:-${TMPDIR:-/tmp}}/bochs.XXXXXX")
 cleanup() { if [ "$KEEP" = 1 ]; then echo "workdir: $W" >&2; else rm -rf "$W"; fi; }
@@ -50,10 +52,27 @@ trap cleanup EXIT
 R=$W/rootfs
 mkdir -p "$R"/{dev,proc,sys,tmp} "$W/iso/boot/grub"
 install -m 0755 "$INIT" "$R/init"
-install -m 0755 "$BIN" "$R/testbin"
-if [ -n "$DIR" ]; then cp -r "$DIR" "$R/work"; fi
-: > "$R/args"; for a in "$@"; do printf '%s\n' "$a" >> "$R/args"; done
-: > "$R/env";  for e in "${ENVS[@]+"${ENVS[@]}"}"; do printf '%s\n' "$e" >> "$R/env"; done
+# Each PROGRAM goes to /run/N, as testdata/guest/init runs them.
+n=0 names=()
+while [ $# -gt 0 ]; do
+  n=$((n + 1))
+  P=$R/run/$n
+  mkdir -p "$P"
+  : > "$P/args"; : > "$P/env"
+  while [ $# -gt 0 ]; do
+    case $1 in
+      -e) [ $# -ge 2 ] || usage; printf '%s\n' "$2" >> "$P/env"; shift 2;;
+      -d) [ $# -ge 2 ] || usage; cp -r "$2" "$P/work"; echo "/run/$n/work" > "$P/dir"; shift 2;;
+      *) break;;
+    esac
+  done
+  [ $# -ge 1 ] && [ "$1" != --- ] || usage
+  install -m 0755 "$1" "$P/bin"
+  names+=("$(basename "$1")")
+  shift
+  while [ $# -gt 0 ] && [ "$1" != --- ]; do printf '%s\n' "$1" >> "$P/args"; shift; done
+  [ $# -eq 0 ] || shift
+done
 # /dev/console is also in the kernel's built-in initramfs; add it if we may.
 mknod "$R/dev/console" c 5 1 2>/dev/null || true
 (cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$W/iso/boot/initrd.cpio"
@@ -109,16 +128,21 @@ t1=$(date +%s)
 
 S=$W/serial.out
 touch "$S"
-# The program's output is between @@START and @@EXIT=n@@ (the serial line
-# adds \r).
-tr -d '\r' < "$S" | sed -n '/^@@START$/,/^@@EXIT=[0-9]*@@$/p' | sed '1d;$d'
-code=$(tr -d '\r' < "$S" | sed -n 's/^@@EXIT=\([0-9]*\)@@$/\1/p' | tail -1)
+tr -d '\r' < "$S" > "$W/serial.txt" # the serial line adds \r
 echo "[bochs] $((t1 - t0)) s in the emulator, bochs exit status $brc" >&2
-tr -d '\r' < "$S" | grep '^@@GUEST' | sed 's/^/[bochs] /' >&2 || true
-if [ -z "$code" ]; then
-  echo "[bochs] no exit marker (timeout or boot failure); serial tail:" >&2
-  tr -d '\r' < "$S" | tail -40 >&2
-  tail -20 "$W/bochs.log" >&2
-  exit 125
-fi
-exit "$code"
+grep '^@@GUEST' "$W/serial.txt" | sed 's/^/[bochs] /' >&2 || true
+# Program i's output is between @@START i and @@EXIT i=status@@.
+status=0
+for i in $(seq "$n"); do
+  sed -n "/^@@START $i\$/,/^@@EXIT $i=[0-9]*@@\$/p" "$W/serial.txt" | sed '1d;$d'
+  code=$(sed -n "s/^@@EXIT $i=\([0-9]*\)@@\$/\1/p" "$W/serial.txt" | tail -1)
+  if [ -z "$code" ]; then
+    echo "[bochs] no exit marker of program $i, ${names[i-1]} (timeout or boot failure); serial tail:" >&2
+    tail -40 "$W/serial.txt" >&2
+    tail -20 "$W/bochs.log" >&2
+    exit 125
+  fi
+  echo "[bochs] program $i, ${names[i-1]}, exited with status $code" >&2
+  [ "$status" != 0 ] || status=$code
+done
+exit "$status"

@@ -15,10 +15,11 @@
 # on use by tablesFromSlicedAVX512, also from goroutines at once, and
 # between guard pages), with
 # TWOFISH_TEST_REQUIRE=avx512-vbmi so that a kernel that the guest cannot
-# run fails instead of being skipped. A second boot runs internal/ghash's
-# tests of the VPCLMULQDQ GHASH (ymm and zmm), which Zen 1 lacks and
-# qemu-x86_64 7.2 does not emulate, with TWOFISH_TEST_REQUIRE_GHASH. It
-# fails unless every one of those tests reports PASS.
+# run fails instead of being skipped. In the same boot, internal/ghash's
+# test binary runs the tests of the VPCLMULQDQ GHASH (ymm and zmm), which
+# Zen 1 lacks and qemu-x86_64 7.2 does not emulate, with
+# TWOFISH_TEST_REQUIRE_GHASH. It fails unless every one of those tests
+# reports PASS.
 #
 # avx512-gfni is never run here: Bochs 2.7 computes VGF2P8AFFINEQB wrongly
 # (see below), so the -run pattern selects avx512-vbmi's subtests alone
@@ -36,11 +37,11 @@
 # env:   BOCHS_NATIVE  1: run natively, as above (the CPU must have the features)
 #        BOCHS_KERNEL  a bzImage to boot instead of Debian's linux-image-amd64
 #        TWOFISH_GUEST_CACHE  where the kernel is cached (testdata/guest/kernel.sh)
-#        BOCHS_TIMEOUT wall-clock limit of the emulation in seconds (default 600)
+#        BOCHS_TIMEOUT wall-clock limit of the emulation in seconds (default 900)
 #
-# About 2 minutes go to booting (BIOS, GRUB and the kernel's decompression
-# in a guest that runs about 7 million instructions a second), the rest to
-# the tests; see README.md.
+# About 70 seconds go to booting (BIOS, GRUB and the kernel's decompression
+# in a guest that runs about 7 million instructions a second), once for
+# both binaries, the rest to the tests; see README.md.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -97,37 +98,45 @@ run="^($tests)\$/^(avx512-vbmi|avx512|key=[0-9]+|[A-Z]+_[DE]_M)\$/^(avx512-vbmi|
 # the features the kernels use (cpu.avx512f, bw, vl, ...), so those stay on.
 godebug=cpu.avx512cd=off,cpu.avx512dq=off
 
-# guest [-d DIR] [-e VAR=VALUE]... BIN ARG...: runs BIN in DIR with the
-# variables, in Bochs, or natively with BOCHS_NATIVE.
+# guest PROGRAM [--- PROGRAM]..., where PROGRAM is [-d DIR] [-e VAR=VALUE]...
+# BIN ARG...: runs each BIN in DIR with the variables, in one boot of
+# Bochs, or natively with BOCHS_NATIVE, and returns the first non-zero
+# status.
 guest() {
   if [ -z "$native" ]; then
-    "$HERE/run-in-bochs.sh" -k "$kernel" -i "$W/init.bin" -t "${BOCHS_TIMEOUT:-600}" "$@"
+    "$HERE/run-in-bochs.sh" -k "$kernel" -i "$W/init.bin" -t "${BOCHS_TIMEOUT:-900}" "$@"
     return
   fi
-  local dir=$W vars=()
+  local status=0 code dir vars cmd
   while [ $# -gt 0 ]; do
-    case $1 in
-      -d) dir=$2; shift 2;;
-      -e) vars+=("$2"); shift 2;;
-      *) break;;
-    esac
+    dir=$W vars=() cmd=()
+    while [ $# -gt 0 ]; do
+      case $1 in
+        -d) dir=$2; shift 2;;
+        -e) vars+=("$2"); shift 2;;
+        *) break;;
+      esac
+    done
+    while [ $# -gt 0 ] && [ "$1" != --- ]; do cmd+=("$1"); shift; done
+    [ $# -eq 0 ] || shift
+    code=0
+    (cd "$dir" && env "${vars[@]}" "${cmd[@]}") || code=$?
+    [ "$status" != 0 ] || status=$code
   done
-  (cd "$dir" && env "${vars[@]}" "$@")
+  return "$status"
 }
 
+ghashTests='TestGHASHImplementations|TestGHASHAgainstAESGCM|TestGHASHPowers|TestGHASHGuardPages|TestRequiredGHASH'
 set +e
 guest -d "$W/work" -e TWOFISH_TEST_REQUIRE=avx512-vbmi -e GODEBUG=$godebug \
-  "$W/twofish.test" -test.v -test.short -test.run "$run" 2>&1 | tee "$W/out.txt"
+  "$W/twofish.test" -test.v -test.short -test.run "$run" --- \
+  -e TWOFISH_TEST_REQUIRE_GHASH=avx2-vpclmulqdq,avx512-vpclmulqdq -e GODEBUG=$godebug \
+  "$W/ghash.test" -test.v -test.short -test.run "^($ghashTests)\$/^(avx2|avx512)-vpclmulqdq\$" 2>&1 | tee "$W/out.txt"
 rc=${PIPESTATUS[0]}
-ghashTests='TestGHASHImplementations|TestGHASHAgainstAESGCM|TestGHASHPowers|TestGHASHGuardPages|TestRequiredGHASH'
-guest -e TWOFISH_TEST_REQUIRE_GHASH=avx2-vpclmulqdq,avx512-vpclmulqdq -e GODEBUG=$godebug \
-  "$W/ghash.test" -test.v -test.short -test.run "^($ghashTests)\$/^(avx2|avx512)-vpclmulqdq\$" 2>&1 | tee -a "$W/out.txt"
-ghashRC=${PIPESTATUS[0]}
 set -e
 
 fail=0
-[ "$rc" = 0 ] || { echo "FAIL: the test binary exited with $rc $where"; fail=1; }
-[ "$ghashRC" = 0 ] || { echo "FAIL: the GHASH test binary exited with $ghashRC $where"; fail=1; }
+[ "$rc" = 0 ] || { echo "FAIL: a test binary exited with $rc $where"; fail=1; }
 [ -n "$native" ] || grep -q '^\[bochs\] @@GUEST flags:.*avx512vbmi' "$W/out.txt" || { echo "FAIL: the guest CPU does not report avx512vbmi"; fail=1; }
 for t in TestKnownAnswers/avx512-vbmi TestMonteCarlo/ECB_E_M/avx512-vbmi TestMonteCarlo/ECB_D_M/avx512-vbmi \
   TestMonteCarlo/CBC_E_M/avx512-vbmi TestMonteCarlo/CBC_D_M/avx512-vbmi TestDifferential/avx512-vbmi \

@@ -4,10 +4,13 @@
 // test binary where the host cannot: Bochs with an AVX-512 CPU
 // (testdata/bochs) and QEMU for 386 binaries (testdata/qemu386). It mounts
 // /proc, /sys, /dev and /tmp; prints the CPU's model and vector features as
-// the guest kernel sees them; runs /testbin with the arguments in /args (one
-// a line) and the environment in /env, in the directory that /dir names, or
-// else in /work if the initramfs has it, or else in /tmp; prints its output
-// and a marker with its exit status; and powers the machine off.
+// the guest kernel sees them; runs the programs /run/1/bin, /run/2/bin, ...
+// in turn, each with the arguments in args beside it (one a line) and the
+// environment in env, in the directory that dir names, or else in /work if
+// the initramfs has it, or else in /tmp, and prints each one's output
+// between markers with its number and exit status; and powers the machine
+// off. A boot is most of an emulated run's time (Bochs takes about two
+// minutes to reach init), so a harness runs all its programs in one.
 //
 // The harnesses build it as a static binary:
 //
@@ -56,23 +59,45 @@ func main() {
 		}
 	}
 
-	cmd := exec.Command("/testbin", lines("/args")...)
+	for n := 1; ; n++ {
+		dir := fmt.Sprintf("/run/%d", n)
+		if _, err := os.Stat(dir + "/bin"); err != nil {
+			break
+		}
+		run(n, dir)
+	}
+	os.Stdout.Sync()
+	// Wait until the UART has sent everything (TCSBRK, that is tcdrain):
+	// otherwise power-off cuts the tail of the output.
+	syscall.Syscall(syscall.SYS_IOCTL, 1, 0x5409 /* TCSBRK */, 1)
+	time.Sleep(200 * time.Millisecond)
+	syscall.Sync()
+	syscall.Reboot(syscall.LINUX_REBOOT_CMD_POWER_OFF)
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+// run runs the program dir/bin as the package comment says, between the
+// markers @@START n and @@EXIT n=status@@.
+func run(n int, dir string) {
+	cmd := exec.Command(dir+"/bin", lines(dir+"/args")...)
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = os.Stdout // one serial stream
 	cmd.Dir = "/tmp"
 	if fi, err := os.Stat("/work"); err == nil && fi.IsDir() {
 		cmd.Dir = "/work"
 	}
-	if d := lines("/dir"); len(d) == 1 {
+	if d := lines(dir + "/dir"); len(d) == 1 {
 		cmd.Dir = d[0]
 	}
 	cmd.Env = []string{"PATH=/", "HOME=/tmp", "TMPDIR=/tmp", "GOTRACEBACK=all"}
-	for _, l := range lines("/env") {
+	for _, l := range lines(dir + "/env") {
 		if strings.Contains(l, "=") {
 			cmd.Env = append(cmd.Env, l)
 		}
 	}
-	fmt.Println("@@START")
+	fmt.Printf("@@START %d\n", n)
 	t0 := time.Now()
 	code := 0
 	if err := cmd.Run(); err != nil {
@@ -89,17 +114,7 @@ func main() {
 	// Guest time is virtual (the emulator runs with clock sync=none):
 	// informative only.
 	fmt.Printf("@@GUEST_ELAPSED %v\n", time.Since(t0))
-	fmt.Printf("@@EXIT=%d@@\n", code)
-	os.Stdout.Sync()
-	// Wait until the UART has sent everything (TCSBRK, that is tcdrain):
-	// otherwise power-off cuts the tail of the output.
-	syscall.Syscall(syscall.SYS_IOCTL, 1, 0x5409 /* TCSBRK */, 1)
-	time.Sleep(200 * time.Millisecond)
-	syscall.Sync()
-	syscall.Reboot(syscall.LINUX_REBOOT_CMD_POWER_OFF)
-	for {
-		time.Sleep(time.Hour)
-	}
+	fmt.Printf("@@EXIT %d=%d@@\n", n, code)
 }
 
 func mount(source, target, fstype string) {
