@@ -15,9 +15,9 @@
 #      BOCHS_WORKROOT (where work directories go, default $TMPDIR or /tmp)
 # Output: each binary's stdout and stderr on stdout, in turn; the exit status
 # is the first non-zero one of the binaries', or 125 if the harness could
-# not get one of them (boot failure, timeout), or 0. A boot takes about a
-# minute of Bochs (BIOS, GRUB, the kernel's decompression), so the
-# programs share one.
+# not get one of them (boot failure, timeout), or 0. A boot takes about 70
+# seconds of Bochs on Zen 5 (BIOS, GRUB, the kernel's decompression), so
+# the programs share one.
 #
 # Adapted from the shared tools/bochs-avx512 harness; its REPORT.md explains
 # the kernel command line (Bochs 2.7's XSAVE and Tiger Lake quirks) and the
