@@ -7,10 +7,10 @@
 # testdata/guest/init, which runs the binary (as /run/1) in the package's
 # directory with its arguments and the TWOFISH_* environment, prints its
 # output and powers off; it exits with the binary's status, 125 if it got
-# none. The guest has
-# no go tool to build the command with for cmd/twofish's tests, so the
-# command built beforehand that TWOFISH_TEST_TOOL names goes in with them,
-# and the variable names it there.
+# none. The guest has no go tool to build the command with for
+# cmd/twofish's tests, so the command built beforehand that
+# TWOFISH_TEST_TOOL names goes in with them, and the variable names it
+# there.
 #
 # usage, from the repository:
 #   GOARCH=386 CGO_ENABLED=0 go build -o /tmp/twofish386 ./cmd/twofish
@@ -21,7 +21,7 @@
 # 5-20x slower.
 # env: QEMU386_TIMEOUT  wall-clock limit of one run in seconds (default 1200)
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '2,20p' "$0" >&2; exit 125; }
+[ $# -ge 1 ] || { sed -n '2,22p' "$0" >&2; exit 125; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$1; shift
 rel=$(realpath --relative-to="$ROOT" "$PWD")

@@ -9,8 +9,9 @@
 // environment in env, in the directory that dir names, or else in /work if
 // the initramfs has it, or else in /tmp, and prints each one's output
 // between markers with its number and exit status; and powers the machine
-// off. A boot is most of an emulated run's time (Bochs takes about two
-// minutes to reach init), so a harness runs all its programs in one.
+// off. A boot can be most of an emulated run's time (Bochs takes about 70
+// seconds on Zen 5 to reach init), so a harness runs all its programs in
+// one.
 //
 // The harnesses build it as a static binary:
 //
